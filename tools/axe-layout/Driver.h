@@ -1,0 +1,114 @@
+//===- Driver.h - Command table and helpers of axe-layout -------*- C++ -*-===//
+//
+// axe-layout parses its own command line (so that every failure, including a
+// missing argument, can be reported as {"error": ...} under --json) and runs
+// one subcommand. A subcommand computes an Answer; main prints it as text or
+// JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_TOOLS_AXE_LAYOUT_DRIVER_H
+#define AXE_TOOLS_AXE_LAYOUT_DRIVER_H
+
+#include "axe/Layout/Swizzle.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace axe::tool {
+
+/// The parsed command line: a subcommand, its positional arguments and its
+/// options ("--shape" -> "8x16"; flags map to "").
+struct Invocation {
+  std::string command;
+  std::vector<std::string> positionals;
+  std::map<std::string, std::string> options;
+  bool json = false;
+
+  bool has(llvm::StringRef name) const { return options.count(name.str()); }
+  llvm::StringRef get(llvm::StringRef name) const;
+};
+
+/// What a subcommand answers: a text form and a JSON form of the same thing.
+/// The JSON writer emits exactly one object, keys in the documented order.
+struct Answer {
+  std::string text;
+  std::function<void(llvm::json::OStream &)> json;
+};
+
+/// The answer {"layout": text} printed as the text itself.
+Answer layoutAnswer(std::string layout);
+
+/// One subcommand: its positional arguments and the options it accepts.
+struct CommandSpec {
+  llvm::StringLiteral name;
+  llvm::StringLiteral synopsis;
+  unsigned numPositionals;
+  std::vector<llvm::StringLiteral> required;
+  std::vector<llvm::StringLiteral> optional;
+  Result<Answer> (*run)(const Invocation &);
+};
+
+/// Every subcommand, in the order the usage text lists them.
+const std::vector<CommandSpec> &commands();
+
+//===----------------------------------------------------------------------===//
+// Argument parsing (Parsing.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Parses a layout argument, naming the argument in the failure.
+Result<Layout> parseLayoutArg(llvm::StringRef text, llvm::StringRef what);
+/// Parses a tile layout argument; a swizzled one is rejected with a reason
+/// naming `command`.
+Result<TileLayout> parseTileArg(llvm::StringRef text, llvm::StringRef what,
+                                llvm::StringRef command);
+/// A decimal int64, rejecting junk and overflow.
+Result<int64_t> parseInt(llvm::StringRef text, llvm::StringRef what);
+/// "8x16" -> {8, 16}; every dim >= 1 and the product fits in int64.
+Result<Shape> parseShape(llvm::StringRef text, llvm::StringRef what);
+/// "2,9" -> {2, 9}.
+Result<Shape> parseIntList(llvm::StringRef text, llvm::StringRef what);
+/// "laneid=8,m=1" -> a physical coordinate.
+Result<Coord> parseCoord(llvm::StringRef text, llvm::StringRef what);
+/// The shape given by `option`, or the 1-D shape {size} when it is absent;
+/// fails when the layout does not admit it.
+Result<Shape> admittedShape(const Invocation &inv, llvm::StringRef option,
+                            const TileLayout &layout, llvm::StringRef what);
+
+//===----------------------------------------------------------------------===//
+// Rendering (Svg.cpp)
+//===----------------------------------------------------------------------===//
+
+struct SvgOptions {
+  /// Element size in bytes, for the shared-memory bank of an m coordinate.
+  int elemBytes = 2;
+  std::string dtype = "f16";
+  /// "auto", "owner" (the non-memory axes) or "bank".
+  std::string color = "auto";
+};
+
+/// Draws `layout` over `shape` as an SVG grid. Fails when the picture would
+/// be too large to be useful.
+Result<std::string> renderSvg(const Layout &layout, llvm::ArrayRef<int64_t> shape,
+                              const SvgOptions &options,
+                              std::string *summary);
+
+/// Bytes per element of a dtype name (f16, bf16, f32, i8, ...).
+Result<int> dtypeBytes(llvm::StringRef dtype);
+
+/// The shared-memory bank of element address `address` (in elements).
+int64_t sharedBank(int64_t address, int elemBytes);
+
+/// How many placements a layout has in total, or a failure when that exceeds
+/// `limit` (so that enumerating them stays cheap).
+Result<int64_t> checkEnumerable(const TileLayout &layout, int64_t elements,
+                                int64_t limit, llvm::StringRef what);
+
+} // namespace axe::tool
+
+#endif // AXE_TOOLS_AXE_LAYOUT_DRIVER_H

@@ -1,0 +1,139 @@
+//===- Parsing.cpp - Argument values of axe-layout -----------------------===//
+
+#include "Driver.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+using namespace axe;
+using namespace axe::tool;
+
+llvm::StringRef Invocation::get(llvm::StringRef name) const {
+  auto it = options.find(name.str());
+  return it == options.end() ? llvm::StringRef() : llvm::StringRef(it->second);
+}
+
+Result<Layout> tool::parseLayoutArg(llvm::StringRef text, llvm::StringRef what) {
+  Result<Layout> layout = parseLayout(text);
+  if (!layout)
+    return fail(("cannot parse " + what + " '" + text +
+                 "': " + layout.message())
+                    .str());
+  return layout;
+}
+
+Result<TileLayout> tool::parseTileArg(llvm::StringRef text,
+                                      llvm::StringRef what,
+                                      llvm::StringRef command) {
+  Result<Layout> layout = parseLayoutArg(text, what);
+  if (!layout)
+    return layout.takeFailure();
+  if (layout->isSwizzled())
+    return fail(("'" + command + "' takes unswizzled layouts; " + what +
+                 " is swizzled")
+                    .str());
+  return layout->tile();
+}
+
+Result<int64_t> tool::parseInt(llvm::StringRef text, llvm::StringRef what) {
+  int64_t value = 0;
+  // getAsInteger rejects junk and out-of-range values instead of wrapping.
+  if (text.trim().getAsInteger(10, value))
+    return fail(("bad number '" + text + "' in " + what).str());
+  return value;
+}
+
+Result<Shape> tool::parseIntList(llvm::StringRef text, llvm::StringRef what) {
+  if (text.trim().empty())
+    return fail(("empty " + what).str());
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',');
+  Shape out;
+  for (llvm::StringRef part : parts) {
+    Result<int64_t> v = parseInt(part, what);
+    if (!v)
+      return v.takeFailure();
+    out.push_back(*v);
+  }
+  return out;
+}
+
+Result<Shape> tool::parseShape(llvm::StringRef text, llvm::StringRef what) {
+  if (text.trim().empty())
+    return fail(("empty " + what).str());
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, 'x');
+  Shape out;
+  for (llvm::StringRef part : parts) {
+    Result<int64_t> v = parseInt(part, what);
+    if (!v)
+      return v.takeFailure();
+    if (*v < 1)
+      return fail(("dims of " + what + " must be >= 1, got '" + text + "'")
+                      .str());
+    out.push_back(*v);
+  }
+  Result<int64_t> size = shapeSize(out);
+  if (!size)
+    return fail((what + " '" + text + "': " + size.message()).str());
+  return out;
+}
+
+Result<Coord> tool::parseCoord(llvm::StringRef text, llvm::StringRef what) {
+  if (text.trim().empty())
+    return fail(("empty " + what).str());
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',');
+  Coord out;
+  std::set<std::string> seen;
+  for (llvm::StringRef part : parts) {
+    auto [axis, value] = part.split('=');
+    axis = axis.trim();
+    if (!part.contains('=') || !isValidAxisName(axis))
+      return fail(("expected AXIS=VALUE in " + what + ", got '" + part + "'")
+                      .str());
+    Result<int64_t> v = parseInt(value, what);
+    if (!v)
+      return v.takeFailure();
+    if (!seen.insert(axis.str()).second)
+      return fail(("axis '" + axis + "' given twice in " + what).str());
+    out.set(axis, *v);
+  }
+  return out;
+}
+
+Result<Shape> tool::admittedShape(const Invocation &inv, llvm::StringRef option,
+                                  const TileLayout &layout,
+                                  llvm::StringRef what) {
+  if (!inv.has(option))
+    return Shape{layout.size()};
+  Result<Shape> shape = parseShape(inv.get(option), option);
+  if (!shape)
+    return shape;
+  if (!layout.admits(*shape))
+    return fail(("shape " + shapeStr(*shape) + " (" + option + ") has " +
+                 std::to_string(*shapeSize(*shape)) + " elements but " + what +
+                 " has " + std::to_string(layout.size()))
+                    .str());
+  return shape;
+}
+
+Result<int64_t> tool::checkEnumerable(const TileLayout &layout,
+                                      int64_t elements, int64_t limit,
+                                      llvm::StringRef what) {
+  int64_t total = elements;
+  // Count the placements ourselves: replica extents can multiply past int64.
+  for (const Iter &r : layout.replica())
+    if (mulOverflows(total, r.extent, total) || total > limit)
+      return fail((what + " has more than " + std::to_string(limit) +
+                   " placements to list; narrow it (e.g. with --at)")
+                      .str());
+  if (total > limit)
+    return fail((what + " has " + std::to_string(total) +
+                 " placements, more than the " + std::to_string(limit) +
+                 " this command lists; narrow it (e.g. with --at)")
+                    .str());
+  return total;
+}

@@ -1,0 +1,157 @@
+//===- BruteForce.h - Reference semantics and random layouts ----*- C++ -*-===//
+//
+// An independent, deliberately naive model of LAYOUT_SPEC.md section 2 that
+// the property tests compare the algebra against, and a seeded generator of
+// random layouts. Nothing here calls the algebra's apply().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_UNITTESTS_LAYOUT_BRUTEFORCE_H
+#define AXE_UNITTESTS_LAYOUT_BRUTEFORCE_H
+
+#include "axe/Layout/TileLayout.h"
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace axe::testing {
+
+/// A physical point as a plain map without zero entries.
+using Point = std::map<std::string, int64_t>;
+using PointSet = std::set<Point>;
+
+inline void addTo(Point &p, const std::string &axis, int64_t v) {
+  int64_t &slot = p[axis];
+  slot += v;
+  if (slot == 0)
+    p.erase(axis);
+}
+
+/// L(f) computed straight from the definition: digits last-fastest, replica
+/// sets enumerated, offset added.
+inline PointSet referenceApply(const TileLayout &layout, int64_t flat) {
+  Point base;
+  int64_t rest = flat;
+  auto shard = layout.shard();
+  for (size_t k = shard.size(); k-- > 0;) {
+    int64_t digit = rest % shard[k].extent;
+    rest /= shard[k].extent;
+    addTo(base, shard[k].axis, digit * shard[k].stride);
+  }
+  for (const auto &[axis, v] : layout.offset().entries())
+    addTo(base, axis, v);
+  std::vector<Point> acc{base};
+  for (const Iter &r : layout.replica()) {
+    std::vector<Point> next;
+    for (const Point &p : acc)
+      for (int64_t i = 0; i < r.extent; ++i) {
+        Point q = p;
+        addTo(q, r.axis, i * r.stride);
+        next.push_back(q);
+      }
+    acc = std::move(next);
+  }
+  return PointSet(acc.begin(), acc.end());
+}
+
+/// The whole map as a vector indexed by flat index.
+inline std::vector<PointSet> referenceMap(const TileLayout &layout) {
+  std::vector<PointSet> out;
+  for (int64_t f = 0; f < layout.size(); ++f)
+    out.push_back(referenceApply(layout, f));
+  return out;
+}
+
+inline Point toPoint(const Coord &c) { return Point(c.entries().begin(), c.entries().end()); }
+
+template <typename Range> PointSet toPointSet(const Range &coords) {
+  PointSet s;
+  for (const Coord &c : coords)
+    s.insert(toPoint(c));
+  return s;
+}
+
+/// Seeded generator of small random layouts: several axes, zero and negative
+/// strides, replicas and offsets, sizes kept small enough to enumerate.
+class LayoutGenerator {
+public:
+  explicit LayoutGenerator(uint64_t seed) : rng(seed) {}
+
+  int64_t uniform(int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
+  bool coin(double p = 0.5) { return std::bernoulli_distribution(p)(rng); }
+
+  std::string axis() {
+    static const char *axes[] = {"m", "m", "laneid", "warpid", "P", "F"};
+    return axes[uniform(0, 5)];
+  }
+
+  Iter iter(bool allowNegative = true, bool allowZero = true) {
+    static const int64_t extents[] = {1, 2, 2, 3, 4, 4, 8};
+    Iter it;
+    it.extent = extents[uniform(0, 6)];
+    it.axis = axis();
+    int64_t s = uniform(allowZero ? 0 : 1, 16);
+    if (allowNegative && coin(0.15))
+      s = -s;
+    it.stride = s;
+    return it;
+  }
+
+  /// A layout with at most `maxSize` elements.
+  TileLayout layout(int64_t maxSize = 256, bool withReplica = true,
+                    bool withOffset = true) {
+    IterList shard;
+    int64_t size = 1;
+    int n = uniform(0, 5);
+    for (int i = 0; i < n; ++i) {
+      Iter it = iter();
+      if (size * it.extent > maxSize)
+        break;
+      size *= it.extent;
+      shard.push_back(it);
+    }
+    IterList replica;
+    if (withReplica && coin(0.4)) {
+      int r = uniform(1, 2);
+      for (int i = 0; i < r; ++i) {
+        Iter it = iter();
+        it.extent = std::min<int64_t>(it.extent, 4);
+        replica.push_back(it);
+      }
+    }
+    Coord offset;
+    if (withOffset && coin(0.4))
+      offset.add(axis(), uniform(-8, 8));
+    return *TileLayout::create(shard, replica, offset);
+  }
+
+  /// A random factorization of `size` into `rank` dims (row-major shape).
+  Shape shapeFor(int64_t size, int rank) {
+    Shape s(rank, 1);
+    int64_t rest = size;
+    for (int d = 0; d < rank - 1; ++d) {
+      std::vector<int64_t> divisors;
+      for (int64_t k = 1; k <= rest; ++k)
+        if (rest % k == 0)
+          divisors.push_back(k);
+      s[d] = divisors[uniform(0, divisors.size() - 1)];
+      rest /= s[d];
+    }
+    s[rank - 1] = rest;
+    return s;
+  }
+
+  std::mt19937_64 &engine() { return rng; }
+
+private:
+  std::mt19937_64 rng;
+};
+
+} // namespace axe::testing
+
+#endif // AXE_UNITTESTS_LAYOUT_BRUTEFORCE_H
