@@ -1,1 +1,225 @@
-// Placeholder: being written.
+//===- Canonicalize.cpp - Canonical form and exact equivalence of layouts -===//
+
+#include "axe/Layout/Algebra.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+using namespace axe;
+
+namespace {
+
+/// Above this many flat indices (or replica points on one axis) equivalent()
+/// stops enumerating and reports that it cannot decide.
+constexpr int64_t kEnumerationLimit = int64_t(1) << 22;
+
+/// D1: (e1, s1, a)(e2, s2, a) -> (e1*e2, s2, a) when s1 == e2*s2.
+bool canMergeShard(const Iter &prev, const Iter &next) {
+  int64_t reach;
+  if (prev.axis != next.axis || mulOverflows(next.extent, next.stride, reach))
+    return false;
+  return prev.stride == reach;
+}
+
+/// One left-to-right pass of D0, D2 and D1; returns whether anything changed.
+bool normalizeShardOnce(IterList &shard) {
+  IterList out;
+  bool changed = false;
+  for (Iter it : shard) {
+    if (it.extent == 1) { // D0
+      changed = true;
+      continue;
+    }
+    if (it.stride == 0 && it.axis != kDefaultAxis) { // D2
+      it.axis = std::string(kDefaultAxis);
+      changed = true;
+    }
+    if (!out.empty() && canMergeShard(out.back(), it)) { // D1
+      out.back() = {out.back().extent * it.extent, it.stride, it.axis};
+      changed = true;
+      continue;
+    }
+    out.push_back(std::move(it));
+  }
+  shard = std::move(out);
+  return changed;
+}
+
+/// D0-D2 to a fixpoint. (One pass already reaches it: a merged iter keeps
+/// the reach of its slow part, so it cannot enable a merge to its left. The
+/// loop keeps this robust.)
+IterList normalizeShard(llvm::ArrayRef<Iter> shard) {
+  IterList out(shard.begin(), shard.end());
+  while (normalizeShardOnce(out))
+    ;
+  return out;
+}
+
+bool replicaOrder(const Iter &a, const Iter &b) {
+  return std::tie(a.axis, a.stride, a.extent) <
+         std::tie(b.axis, b.stride, b.extent);
+}
+
+/// C0 and C1 on every replica iter; C1 moves the walk's low end into the
+/// offset so that the set of points is unchanged.
+void dropAndFlipReplicas(IterList &replica, Coord &offset) {
+  IterList out;
+  for (Iter it : replica) {
+    if (it.extent == 1 || it.stride == 0) // C0
+      continue;
+    if (it.stride < 0) { // C1
+      offset.add(it.axis, (it.extent - 1) * it.stride);
+      it.stride = -it.stride;
+    }
+    out.push_back(std::move(it));
+  }
+  replica = std::move(out);
+}
+
+/// One C2 absorption, if any applies. Pairs are tried in replica order
+/// (smallest stride first as absorber), so the result is deterministic.
+bool absorbOnce(IterList &replica) {
+  for (size_t i = 0; i < replica.size(); ++i)
+    for (size_t j = 0; j < replica.size(); ++j) {
+      const Iter &a = replica[i], &b = replica[j];
+      if (i == j || a.axis != b.axis || b.stride % a.stride != 0)
+        continue;
+      int64_t k = b.stride / a.stride;
+      if (k < 1 || k > a.extent)
+        continue;
+      // Each copy of `a` shifted by a multiple of k*s overlaps or abuts the
+      // next, so the union is the contiguous walk e1 + (e2-1)*k long.
+      replica[i].extent = a.extent + (b.extent - 1) * k;
+      replica.erase(replica.begin() + j);
+      return true;
+    }
+  return false;
+}
+
+/// C0-C2 and the replica ordering, to a fixpoint.
+void normalizeReplica(IterList &replica, Coord &offset) {
+  dropAndFlipReplicas(replica, offset);
+  llvm::sort(replica, replicaOrder);
+  while (absorbOnce(replica))
+    llvm::sort(replica, replicaOrder);
+}
+
+/// The replica strides and extents on each axis, by axis name.
+std::map<std::string, llvm::SmallVector<std::pair<int64_t, int64_t>, 4>>
+replicaByAxis(const TileLayout &canonical) {
+  std::map<std::string, llvm::SmallVector<std::pair<int64_t, int64_t>, 4>> out;
+  for (const Iter &it : canonical.replica())
+    out[it.axis].push_back({it.stride, it.extent});
+  return out;
+}
+
+/// Every point of the replica walk on one axis, or nothing when more than
+/// the enumeration limit.
+std::optional<std::set<int64_t>>
+enumerateAxis(llvm::ArrayRef<std::pair<int64_t, int64_t>> iters) {
+  int64_t count = 1;
+  for (auto [stride, extent] : iters)
+    if (mulOverflows(count, extent, count) || count > kEnumerationLimit)
+      return std::nullopt;
+  std::set<int64_t> points{0};
+  for (auto [stride, extent] : iters) {
+    std::set<int64_t> next;
+    for (int64_t p : points)
+      for (int64_t i = 0; i < extent; ++i)
+        next.insert(p + i * stride);
+    points = std::move(next);
+  }
+  return points;
+}
+
+/// Compares the replica sets of two canonical layouts axis by axis (the set
+/// is the product of its per-axis walks, as each iter moves one axis).
+Result<bool> sameReplicaSets(const TileLayout &a, const TileLayout &b) {
+  auto byAxisA = replicaByAxis(a), byAxisB = replicaByAxis(b);
+  std::set<std::string> axes;
+  for (const auto &entry : byAxisA)
+    axes.insert(entry.first);
+  for (const auto &entry : byAxisB)
+    axes.insert(entry.first);
+  for (const std::string &axis : axes) {
+    auto pointsA = enumerateAxis(byAxisA[axis]);
+    auto pointsB = enumerateAxis(byAxisB[axis]);
+    if (!pointsA || !pointsB)
+      return fail("cannot decide equivalence of " + a.str() + " and " +
+                  b.str() + ": their replicas on axis '" + axis +
+                  "' break the gap condition and have too many points to "
+                  "enumerate");
+    if (*pointsA != *pointsB)
+      return false;
+  }
+  return true;
+}
+
+/// The gap condition on a canonical layout, whose replicas are sorted by
+/// stride within an axis: each stride exceeds the reach of the smaller ones.
+bool gapConditionHolds(const TileLayout &canonical) {
+  for (auto &[axis, iters] : replicaByAxis(canonical)) {
+    int64_t reach = 0;
+    for (auto [stride, extent] : iters) {
+      if (stride <= reach)
+        return false;
+      reach += (extent - 1) * stride;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+TileLayout axe::canonicalize(const TileLayout &layout) {
+  IterList shard = normalizeShard(layout.shard());
+  IterList replica(layout.replica().begin(), layout.replica().end());
+  Coord offset = layout.offset();
+  normalizeReplica(replica, offset);
+  // No rule grows a reach, a size or a replica count, so this only fails
+  // when C1 moves the offset next to the int64 limits; then the input (same
+  // map) is the best available answer.
+  Result<TileLayout> out = TileLayout::create(shard, replica, offset);
+  return out ? *out : layout;
+}
+
+bool axe::satisfiesGapCondition(const TileLayout &layout) {
+  return gapConditionHolds(canonicalize(layout));
+}
+
+Result<bool> axe::equivalent(const TileLayout &a, const TileLayout &b) {
+  if (a.size() != b.size())
+    return false;
+  TileLayout ca = canonicalize(a), cb = canonicalize(b);
+  if (ca == cb)
+    return true;
+  // Canonical forms under the gap condition are unique (seed 000, Theorem
+  // A.14), so differing forms mean differing maps.
+  if (gapConditionHolds(ca) && gapConditionHolds(cb))
+    return false;
+
+  auto positive = [](const Iter &it) { return it.stride > 0; };
+  if (!llvm::all_of(ca.replica(), positive) ||
+      !llvm::all_of(cb.replica(), positive))
+    return fail("cannot decide equivalence of " + a.str() + " and " + b.str() +
+                ": their offsets are too close to the int64 limits "
+                "to canonicalize");
+  // Canonical replica strides are positive, so each image set is its
+  // componentwise minimum (base + offset) plus the replica set: the maps are
+  // equal iff the minima agree at every index and the replica sets agree.
+  if (ca.shard() != cb.shard() || ca.offset() != cb.offset()) {
+    // A normalized shard and the offset are fixed by the minima (Theorem
+    // A.8, Lemma A.13); enumeration only double-checks small cases.
+    if (ca.size() > kEnumerationLimit)
+      return false;
+    for (int64_t f = 0; f < ca.size(); ++f)
+      if (ca.applyBase(f) != cb.applyBase(f))
+        return false;
+  }
+  return sameReplicaSets(ca, cb);
+}

@@ -63,10 +63,6 @@ const std::vector<CommandSpec> &commands();
 
 /// Parses a layout argument, naming the argument in the failure.
 Result<Layout> parseLayoutArg(llvm::StringRef text, llvm::StringRef what);
-/// Parses a tile layout argument; a swizzled one is rejected with a reason
-/// naming `command`.
-Result<TileLayout> parseTileArg(llvm::StringRef text, llvm::StringRef what,
-                                llvm::StringRef command);
 /// A decimal int64, rejecting junk and overflow.
 Result<int64_t> parseInt(llvm::StringRef text, llvm::StringRef what);
 /// "8x16" -> {8, 16}; every dim >= 1 and the product fits in int64.
@@ -79,6 +75,10 @@ Result<Coord> parseCoord(llvm::StringRef text, llvm::StringRef what);
 /// fails when the layout does not admit it.
 Result<Shape> admittedShape(const Invocation &inv, llvm::StringRef option,
                             const TileLayout &layout, llvm::StringRef what);
+
+/// Rewrites hierarchical thread axes into their parent axes as `target`
+/// (sm_80, sm_90, sm_100a) defines them (Target.cpp).
+Result<Layout> fuseForTarget(const Layout &layout, llvm::StringRef target);
 
 //===----------------------------------------------------------------------===//
 // Rendering (Svg.cpp)
@@ -94,15 +94,20 @@ struct SvgOptions {
 
 /// Draws `layout` over `shape` as an SVG grid. Fails when the picture would
 /// be too large to be useful.
-Result<std::string> renderSvg(const Layout &layout, llvm::ArrayRef<int64_t> shape,
-                              const SvgOptions &options,
-                              std::string *summary);
+Result<std::string> renderSvg(const Layout &layout,
+                              llvm::ArrayRef<int64_t> shape,
+                              const SvgOptions &options, std::string *summary);
 
 /// Bytes per element of a dtype name (f16, bf16, f32, i8, ...).
 Result<int> dtypeBytes(llvm::StringRef dtype);
 
 /// The shared-memory bank of element address `address` (in elements).
 int64_t sharedBank(int64_t address, int elemBytes);
+
+/// Sorts placements by their values on `axes` in order (the library's
+/// Coord order skips zero entries, which reads oddly: {dx: 1} < {m: 10}).
+void sortPlacements(llvm::SmallVectorImpl<Coord> &placements,
+                    llvm::ArrayRef<std::string> axes);
 
 /// How many placements a layout has in total, or a failure when that exceeds
 /// `limit` (so that enumerating them stays cheap).

@@ -2,6 +2,7 @@
 
 #include "Driver.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -15,26 +16,13 @@ llvm::StringRef Invocation::get(llvm::StringRef name) const {
   return it == options.end() ? llvm::StringRef() : llvm::StringRef(it->second);
 }
 
-Result<Layout> tool::parseLayoutArg(llvm::StringRef text, llvm::StringRef what) {
+Result<Layout> tool::parseLayoutArg(llvm::StringRef text,
+                                    llvm::StringRef what) {
   Result<Layout> layout = parseLayout(text);
+  // The parser's message already quotes the text and the column.
   if (!layout)
-    return fail(("cannot parse " + what + " '" + text +
-                 "': " + layout.message())
-                    .str());
+    return fail((what + ": " + layout.message()).str());
   return layout;
-}
-
-Result<TileLayout> tool::parseTileArg(llvm::StringRef text,
-                                      llvm::StringRef what,
-                                      llvm::StringRef command) {
-  Result<Layout> layout = parseLayoutArg(text, what);
-  if (!layout)
-    return layout.takeFailure();
-  if (layout->isSwizzled())
-    return fail(("'" + command + "' takes unswizzled layouts; " + what +
-                 " is swizzled")
-                    .str());
-  return layout->tile();
 }
 
 Result<int64_t> tool::parseInt(llvm::StringRef text, llvm::StringRef what) {
@@ -71,8 +59,8 @@ Result<Shape> tool::parseShape(llvm::StringRef text, llvm::StringRef what) {
     if (!v)
       return v.takeFailure();
     if (*v < 1)
-      return fail(("dims of " + what + " must be >= 1, got '" + text + "'")
-                      .str());
+      return fail(
+          ("dims of " + what + " must be >= 1, got '" + text + "'").str());
     out.push_back(*v);
   }
   Result<int64_t> size = shapeSize(out);
@@ -92,8 +80,8 @@ Result<Coord> tool::parseCoord(llvm::StringRef text, llvm::StringRef what) {
     auto [axis, value] = part.split('=');
     axis = axis.trim();
     if (!part.contains('=') || !isValidAxisName(axis))
-      return fail(("expected AXIS=VALUE in " + what + ", got '" + part + "'")
-                      .str());
+      return fail(
+          ("expected AXIS=VALUE in " + what + ", got '" + part + "'").str());
     Result<int64_t> v = parseInt(value, what);
     if (!v)
       return v.takeFailure();
@@ -124,16 +112,26 @@ Result<int64_t> tool::checkEnumerable(const TileLayout &layout,
                                       int64_t elements, int64_t limit,
                                       llvm::StringRef what) {
   int64_t total = elements;
+  bool tooMany = total > limit;
   // Count the placements ourselves: replica extents can multiply past int64.
   for (const Iter &r : layout.replica())
-    if (mulOverflows(total, r.extent, total) || total > limit)
-      return fail((what + " has more than " + std::to_string(limit) +
-                   " placements to list; narrow it (e.g. with --at)")
-                      .str());
-  if (total > limit)
-    return fail((what + " has " + std::to_string(total) +
-                 " placements, more than the " + std::to_string(limit) +
-                 " this command lists; narrow it (e.g. with --at)")
-                    .str());
+    tooMany = tooMany || mulOverflows(total, r.extent, total) || total > limit;
+  if (tooMany)
+    return fail(
+        (what + " has more than " + std::to_string(limit) + " placements")
+            .str());
   return total;
+}
+
+void tool::sortPlacements(llvm::SmallVectorImpl<Coord> &placements,
+                          llvm::ArrayRef<std::string> axes) {
+  auto values = [&](const Coord &c) {
+    llvm::SmallVector<int64_t, 4> v;
+    for (const std::string &axis : axes)
+      v.push_back(c.get(axis));
+    return v;
+  };
+  llvm::stable_sort(placements, [&](const Coord &a, const Coord &b) {
+    return values(a) < values(b);
+  });
 }

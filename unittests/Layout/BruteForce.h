@@ -74,6 +74,36 @@ template <typename Range> PointSet toPointSet(const Range &coords) {
   return s;
 }
 
+/// Row-major digits of `flat` in `shape` (independent of the library's).
+inline std::vector<int64_t> referenceUnflatten(int64_t flat,
+                                               const std::vector<int64_t> &shape) {
+  std::vector<int64_t> x(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    x[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return x;
+}
+
+inline int64_t referenceFlatten(const std::vector<int64_t> &x,
+                                const std::vector<int64_t> &shape) {
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    flat = flat * shape[d] + x[d];
+  return flat;
+}
+
+/// Every point of `points` moved by `delta`.
+inline PointSet shifted(const PointSet &points, const Point &delta) {
+  PointSet out;
+  for (Point p : points) {
+    for (const auto &[axis, v] : delta)
+      addTo(p, axis, v);
+    out.insert(p);
+  }
+  return out;
+}
+
 /// Seeded generator of small random layouts: several axes, zero and negative
 /// strides, replicas and offsets, sizes kept small enough to enumerate.
 class LayoutGenerator {

@@ -1,0 +1,93 @@
+//===- AxeDialect.h - The axe dialect, its attributes and types -*- C++ -*-===//
+//
+// Everything about the axe dialect except its operations (AxeOps.h): the
+// dialect class, the enums, the layout, scope and target attributes, the
+// buffer and token types, and helpers that relate layouts to scopes and
+// memory spaces.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_DIALECT_AXE_IR_AXEDIALECT_H
+#define AXE_DIALECT_AXE_IR_AXEDIALECT_H
+
+#include "axe/Layout/Algebra.h"
+#include "axe/Layout/Swizzle.h"
+#include "axe/Layout/TileLayout.h"
+#include "axe/Target/Target.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/Hashing.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace axe {
+// Attribute storage uniques library values by hash and equality.
+llvm::hash_code hash_value(const TileLayout &layout);
+llvm::hash_code hash_value(const Swizzle &swizzle);
+} // namespace axe
+
+#include "axe/Dialect/Axe/IR/AxeEnums.h.inc"
+
+#include "axe/Dialect/Axe/IR/AxeDialect.h.inc"
+
+#include "axe/Dialect/Axe/IR/AxeAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "axe/Dialect/Axe/IR/AxeAttributes.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "axe/Dialect/Axe/IR/AxeTypes.h.inc"
+
+namespace axe {
+
+/// The attribute denoting a library layout: a SwizzledLayoutAttr when it has
+/// a swizzle, a LayoutAttr otherwise.
+LayoutAttrInterface getLayoutAttr(mlir::MLIRContext *context,
+                                  const Layout &layout);
+
+/// The scope whose instances an axis enumerates: laneid numbers the lanes of
+/// a warp (Warp), warpid and tx the warps and threads of a CTA (CTA), and so
+/// on; device axes (gpuid and user-named axes) number the devices of a mesh
+/// (Mesh). Memory axes enumerate no threads: std::nullopt.
+std::optional<ScopeKind> getAxisScope(llvm::StringRef axis);
+
+/// The axes on which a layout actually places data: iters of extent > 1 and
+/// stride != 0 (shard and replica) and non-zero offsets. Sorted by name.
+llvm::SmallVector<std::string, 4> getPlacementAxes(const TileLayout &layout);
+
+/// The smallest and largest coordinate a layout reaches on each axis it
+/// mentions (offset included).
+std::map<std::string, std::pair<int64_t, int64_t>>
+getAxisRanges(const TileLayout &layout);
+
+/// Bytes of `space` the layout occupies: (largest m coordinate + 1) times the
+/// element size, the swizzle's blocks included. 0 for layouts not on m.
+int64_t getFootprintBytes(BufferType type);
+
+/// Why `layout` cannot place data in `space` (an axis the space does not
+/// have), or std::nullopt when it can.
+std::optional<std::string> checkLayoutForMemorySpace(const Layout &layout,
+                                                     MemorySpace space);
+
+/// The scope that holds a buffer and may run operators on it, as far as the
+/// buffer alone says: for registers the widest scope its thread axes span
+/// (thread when it has none); shared and tensor memory belong to a CTA (a
+/// cluster when the layout spans cbx/cby/cbz); global and hbm buffers on
+/// device axes belong to the mesh. std::nullopt when any scope may touch it.
+struct BufferOwner {
+  ScopeKind scope;
+  /// The axis that makes the owner that wide ("" when none does).
+  std::string axis;
+};
+std::optional<BufferOwner> getBufferOwner(BufferType type);
+
+} // namespace axe
+
+#endif // AXE_DIALECT_AXE_IR_AXEDIALECT_H

@@ -1,0 +1,461 @@
+//===- AxeOps.td - Operations of the axe dialect -----------*- tablegen -*-===//
+
+#ifndef AXE_DIALECT_AXE_IR_AXEOPS_TD
+#define AXE_DIALECT_AXE_IR_AXEOPS_TD
+
+include "axe/Dialect/Axe/IR/AxeTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Axe_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Axe_Dialect, mnemonic, traits>;
+
+def Axe_Buffer : Type<CPred<"::llvm::isa<::axe::BufferType>($_self)">,
+                      "axe buffer", "::axe::BufferType">;
+def Axe_Token : Type<CPred<"::llvm::isa<::axe::TokenType>($_self)">,
+                     "axe token", "::axe::TokenType">,
+                BuildableType<"$_builder.getType<::axe::TokenType>()">;
+
+//===----------------------------------------------------------------------===//
+// Kernels and thread structure
+//===----------------------------------------------------------------------===//
+
+def Axe_KernelOp : Axe_Op<"kernel", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "A kernel launch: a grid of CTAs running the body";
+  let description = [{
+    Runs its body on every thread of a grid of CTAs (every core, on an
+    accelerator). The grid may be sized at run time; the number of threads
+    per CTA and the cluster shape are static because layouts depend on them.
+    The body reads its coordinates with `axe.axis_id`.
+
+    ```mlir
+    axe.kernel on #axe.target<"sm_80"> grid [%m_tiles, %n_tiles] threads 128 {
+      %warp = axe.axis_id warpid
+      ...
+    }
+    ```
+
+    The target may instead come from the enclosing module's `axe.target`
+    attribute. With a target, the verifier checks the launch (threads per
+    CTA, cluster size) and every buffer in the body against it: axes and
+    memory spaces the target lacks, thread coordinates outside the launch
+    (a layout on `warpid` 4 in a 128-thread CTA), and shared memory beyond
+    the target's capacity.
+  }];
+  let arguments = (ins
+    Variadic<Index>:$grid,
+    DenseI64ArrayAttr:$static_grid,
+    ConfinedAttr<I64Attr, [IntPositive]>:$threads,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster,
+    OptionalAttr<Axe_TargetAttr>:$target);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`on` qualified($target)^)?
+    `grid` custom<DynamicIndexList>($grid, $static_grid)
+    `threads` $threads (`cluster` $cluster^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<::mlir::OpFoldResult>":$grid,
+                   "int64_t":$threads,
+                   CArg<"::axe::TargetAttr", "{}">:$target)>
+  ];
+  let extraClassDeclaration = [{
+    /// The grid extents as values or constants.
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedGrid();
+    /// The kernel's target, or the enclosing module's; null when neither
+    /// names one.
+    ::axe::TargetAttr getEffectiveTarget();
+    /// Warps per CTA for a target with `warpSize` lanes per warp.
+    int64_t getNumWarps(int64_t warpSize) { return getThreads() / warpSize; }
+    /// CTAs per cluster (1 without a cluster).
+    int64_t getClusterSize();
+  }];
+}
+
+def Axe_AxisIdOp : Axe_Op<"axis_id", [
+    Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "The running thread's (or device's) coordinate on an axis";
+  let description = [{
+    ```mlir
+    %lane = axe.axis_id laneid
+    %dev = axe.axis_id gpuid
+    ```
+
+    Thread axes (`bx`, `cbx`, `tx`, `warpid`, `laneid`, `wgid`,
+    `wid_in_wg`, `tid_in_wg`, ...) need an enclosing `axe.kernel`; device
+    axes (`gpuid` or a mesh's own axes) name the device in a mesh. Memory
+    axes (`m`, `P`, `F`, ...) are not coordinates of a running thread and are
+    rejected.
+  }];
+  let arguments = (ins StrAttr:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "custom<AxisName>($axis) attr-dict";
+  let hasVerifier = 1;
+}
+
+def Axe_WarpSpecializeOp : Axe_Op<"warp_specialize", [
+    SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
+  let summary = "Split the warps of a CTA into partitions with their own code";
+  let description = [{
+    Holds `axe.partition` ops over disjoint ranges of warps of the enclosing
+    kernel's CTA; each warp runs only the partition that contains it (warps
+    in no partition skip the op).
+
+    ```mlir
+    axe.warp_specialize {
+      axe.partition warps [0, 4) { ... }   // producer warpgroup
+      axe.partition warps [4, 12) { ... }  // two consumer warpgroups
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def Axe_PartitionOp : Axe_Op<"partition", [
+    HasParent<"WarpSpecializeOp">, SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "Code run by a range [begin, end) of warps";
+  let description = [{
+    A region executed only by the warps `warp_begin <= warpid < warp_end` of
+    the CTA. Operators inside run at scopes no wider than the partition:
+    `at warp` always, `at warpgroup` when the partition is whole aligned
+    warpgroups, never `at cta` or wider.
+  }];
+  let arguments = (ins
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$warp_begin,
+    ConfinedAttr<I64Attr, [IntPositive]>:$warp_end);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `warps` custom<WarpRange>($warp_begin, $warp_end) attr-dict-with-keyword
+    $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumWarps() { return getWarpEnd() - getWarpBegin(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def Axe_AllocOp : Axe_Op<"alloc", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "A buffer in on-chip memory";
+  let description = [{
+    Allocates a buffer in `shared`, `reg`, `tmem`, `sbuf` or `psum` memory,
+    live until the end of the enclosing region. Global (and `hbm`) buffers
+    are not allocated here: they are views of `memref`s (`axe.view`).
+
+    ```mlir
+    %a = axe.alloc : !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (32, 1)]>, shared>
+    ```
+  }];
+  let results = (outs Res<Axe_Buffer, "", [MemAlloc]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Axe_ViewOp : Axe_Op<"view", [Pure]> {
+  let summary = "A tile of a global memref at runtime offsets, as a buffer";
+  let description = [{
+    The tile of `source` that starts at `offsets` (values or constants), as a
+    `global` (or `hbm`) buffer. Its layout is the one the memref's strides
+    give the tile; the verifier checks that the result type's layout has the
+    same map (any equivalent form is accepted, e.g. the canonical one):
+
+    ```mlir
+    %t = axe.view %A[%i, 0] : memref<1024x1024xf16>
+           -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (1024, 1)]>, global>
+    ```
+
+    The memref must have static strides. Offsets are not part of the layout:
+    the tile's elements are placed relative to its first element.
+
+    *Distributed views.* When the result layout also places the tile on
+    device axes (`gpuid`, or a mesh's own axes), the memref is one device's
+    shard: the iters on memory axes must be the memref's layout, and the
+    iters on device axes form the grid of shards (the layout is the direct
+    sum of the two, `LAYOUT_SPEC.md` section 7). Replicas on device axes mean
+    every device in them holds a copy.
+
+    ```mlir
+    // Each of 4 devices holds rows [16 d, 16 d + 16) of a 64x128 tensor.
+    %y = axe.view %Y[0, 0] : memref<16x128xf32>
+           -> !axe.buffer<64x128xf32, #axe.layout<S[(4, 16, 128) : (1@gpuid, 128, 1)]>, global>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$source,
+    Variadic<Index>:$offsets,
+    DenseI64ArrayAttr:$static_offsets);
+  let results = (outs Axe_Buffer:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($offsets, $static_offsets)
+    attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedOffsets();
+  }];
+}
+
+def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
+  let summary = "A box region of a buffer, with the layout the slice algebra gives";
+  let description = [{
+    The region of `source` that starts at `starts` (values or constants) with
+    the shape of the result type. The result's layout must have the map of
+    the library's `slice` (`LAYOUT_SPEC.md` section 8); any equivalent form
+    is accepted. A start given as a value is known by its alignment only
+    (the largest constant it is a multiple of, as far as constants,
+    `arith.addi`/`muli` and loop induction variables show); the slice's
+    iters must not depend on its value. The contribution of such a start to
+    the result's offset is computed at run time, so the result layout holds
+    only the constant starts' contribution.
+
+    ```mlir
+    %s = axe.slice %a[0, %k] : !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
+           -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (64, 1)]>, shared>
+    ```
+
+    When no slice exists the verifier says why (which dim, which iter, what
+    alignment would work).
+  }];
+  let arguments = (ins
+    Axe_Buffer:$source,
+    Variadic<Index>:$starts,
+    DenseI64ArrayAttr:$static_starts);
+  let results = (outs Axe_Buffer:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($starts, $static_starts)
+    attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    // Computes the result layout with the slice algebra; fails (returns a
+    // null op through `build`'s caller checks) are reported by the verifier.
+    OpBuilder<(ins "::mlir::Value":$source,
+                   "::llvm::ArrayRef<::mlir::OpFoldResult>":$starts,
+                   "::llvm::ArrayRef<int64_t>":$lengths)>
+  ];
+  let extraClassDeclaration = [{
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedStarts();
+    /// What is known of each start (constant, or alignment of a value).
+    ::llvm::SmallVector<::axe::SliceStart> getKnownStarts();
+    /// The slice layout the algebra gives for the source, the starts as
+    /// known and the result shape, or why there is none.
+    static ::axe::Result<::axe::Layout>
+    computeLayout(::axe::BufferType source,
+                  ::llvm::ArrayRef<::axe::SliceStart> starts,
+                  ::llvm::ArrayRef<int64_t> lengths);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Collective operators
+//===----------------------------------------------------------------------===//
+
+class Axe_OperatorOp<string mnemonic, list<Trait> traits = []>
+    : Axe_Op<mnemonic, !listconcat(traits, [Axe_OperatorOpInterface])>;
+
+def Axe_CopyOp : Axe_OperatorOp<"copy"> {
+  let summary = "Copy a buffer into another of the same shape";
+  let description = [{
+    Every thread of the scope takes part; the two layouts may differ in any
+    way (a layout conversion), only the logical shapes and element types must
+    agree.
+
+    ```mlir
+    axe.copy %g to %s at cta : !axe.buffer<...global> to !axe.buffer<...shared>
+    axe.copy %g to %s at cta {schedule = "vectorized"} : ...
+    ```
+  }];
+  let arguments = (ins
+    Arg<Axe_Buffer, "source", [MemRead]>:$source,
+    Arg<Axe_Buffer, "target", [MemWrite]>:$target,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let assemblyFormat = [{
+    $source `to` $target `at` custom<Scope>($scope) attr-dict
+    `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Axe_CopyAsyncOp : Axe_OperatorOp<"copy_async"> {
+  let summary = "Start a copy; its token says when it has completed";
+  let description = [{
+    Like `axe.copy`, but the scope does not wait for the copy: the target
+    may be read only after an `axe.wait` on the token (cp.async and TMA on
+    NVIDIA GPUs, DMA queues on accelerators).
+
+    ```mlir
+    %t = axe.copy_async %g to %s at cta : !axe.buffer<...> to !axe.buffer<...>
+    axe.wait %t at cta
+    ```
+  }];
+  let arguments = (ins
+    Arg<Axe_Buffer, "source", [MemRead]>:$source,
+    Arg<Axe_Buffer, "target", [MemWrite]>:$target,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let results = (outs Axe_Token:$token);
+  let assemblyFormat = [{
+    $source `to` $target `at` custom<Scope>($scope) attr-dict
+    `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Axe_WaitOp : Axe_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until asynchronous operators have completed";
+  let arguments = (ins Variadic<Axe_Token>:$tokens, Axe_ScopeAttr:$scope);
+  let assemblyFormat = "$tokens `at` custom<Scope>($scope) attr-dict";
+}
+
+def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
+  let summary = "C += A x B on tiles";
+  let description = [{
+    Accumulates the matrix product of `a` (M x K, or K x M with
+    `transpose_a`) and `b` (K x N, or N x K with `transpose_b`) into `c`
+    (M x N).
+
+    ```mlir
+    axe.gemm %a, %b into %c at cta {transpose_b} : !axe.buffer<64x32xf16, ...>,
+        !axe.buffer<128x32xf16, ...> into !axe.buffer<64x128xf32, ...>
+    ```
+  }];
+  let arguments = (ins
+    Arg<Axe_Buffer, "A", [MemRead]>:$a,
+    Arg<Axe_Buffer, "B", [MemRead]>:$b,
+    Arg<Axe_Buffer, "C (accumulator)", [MemRead, MemWrite]>:$c,
+    UnitAttr:$transpose_a,
+    UnitAttr:$transpose_b,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let assemblyFormat = [{
+    $a `,` $b `into` $c `at` custom<Scope>($scope) attr-dict
+    `:` type($a) `,` type($b) `into` type($c)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM();
+    int64_t getN();
+    int64_t getK();
+  }];
+}
+
+def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
+  let summary = "Reduce a buffer over some of its dims";
+  let description = [{
+    Combines the elements of `source` over `dims` with `sum`, `max`, `min`
+    or `prod`. The target keeps the reduced dims with extent 1, or drops
+    them. With `accumulate` the target's old value is combined in as well
+    (reductions that span several tiles).
+
+    ```mlir
+    axe.reduce max %s into %rowmax dims [1] at warp : !axe.buffer<16x64xf32, ...>
+        into !axe.buffer<16x1xf32, ...>
+    ```
+  }];
+  let arguments = (ins
+    Axe_ReduceKindAttr:$kind,
+    Arg<Axe_Buffer, "source", [MemRead]>:$source,
+    Arg<Axe_Buffer, "target", [MemRead, MemWrite]>:$target,
+    DenseI64ArrayAttr:$dims,
+    UnitAttr:$accumulate,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let assemblyFormat = [{
+    $kind $source `into` $target `dims` $dims `at` custom<Scope>($scope)
+    attr-dict `:` type($source) `into` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Axe_FillOp : Axe_OperatorOp<"fill", [
+    TypesMatchWith<"value has the buffer's element type", "target", "value",
+                   "::llvm::cast<::axe::BufferType>($_self).getElementType()">]> {
+  let summary = "Set every element of a buffer to a value";
+  let description = [{
+    ```mlir
+    %zero = arith.constant 0.0 : f32
+    axe.fill %acc, %zero at cta : !axe.buffer<64x128xf32, ...>
+    ```
+  }];
+  let arguments = (ins
+    Arg<Axe_Buffer, "target", [MemWrite]>:$target,
+    AnyType:$value,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let assemblyFormat = [{
+    $target `,` $value `at` custom<Scope>($scope) attr-dict `:` type($target)
+  }];
+}
+
+def Axe_ElementwiseOp : Axe_OperatorOp<"elementwise", [
+    AttrSizedOperandSegments, SingleBlock]> {
+  let summary = "Apply a scalar function to every element";
+  let description = [{
+    For every logical coordinate, runs the body on the elements of the
+    inputs (one block argument each, of the input's element type) and
+    stores the values it yields into the outputs (one per output, of the
+    output's element type). All buffers have the same shape. The body is
+    scalar and free of side effects: `arith` and `math` ops such as
+    `math.exp`, `arith.mulf` by a captured scale, `arith.addf`, and casts
+    (`arith.extf`, `arith.truncf`) — what softmax and epilogues need.
+
+    ```mlir
+    axe.elementwise ins(%x : !axe.buffer<16x64xf32, L>) outs(%y : !axe.buffer<16x64xf16, L>) at warp {
+    ^bb0(%v: f32):
+      %e = math.exp %v : f32
+      %h = arith.truncf %e : f32 to f16
+      axe.yield %h : f16
+    }
+    ```
+  }];
+  let arguments = (ins
+    Arg<Variadic<Axe_Buffer>, "inputs", [MemRead]>:$inputs,
+    Arg<Variadic<Axe_Buffer>, "outputs", [MemWrite]>:$outputs,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<StrAttr>:$schedule);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)`
+    `at` custom<Scope>($scope) attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Axe_YieldOp : Axe_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"ElementwiseOp">]> {
+  let summary = "The values an elementwise body produces";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Synchronize the threads of a scope";
+  let description = [{
+    Every thread of the scope waits until all have arrived, and their earlier
+    writes to memory the scope shares become visible:
+
+    ```mlir
+    axe.barrier at cta
+    ```
+  }];
+  let arguments = (ins Axe_ScopeAttr:$scope);
+  let assemblyFormat = "`at` custom<Scope>($scope) attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // AXE_DIALECT_AXE_IR_AXEOPS_TD

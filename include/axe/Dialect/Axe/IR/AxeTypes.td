@@ -1,0 +1,72 @@
+//===- AxeTypes.td - Types of the axe dialect --------------*- tablegen -*-===//
+
+#ifndef AXE_DIALECT_AXE_IR_AXETYPES_TD
+#define AXE_DIALECT_AXE_IR_AXETYPES_TD
+
+include "axe/Dialect/Axe/IR/AxeAttributes.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Axe_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Axe_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
+  let summary = "A logical tile placed by a layout in a memory space";
+  let description = [{
+    A tile with a static logical shape and element type whose elements a
+    layout places in a memory space:
+
+    ```mlir
+    !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
+    !axe.buffer<16x8xf32, #axe.layout<S[(8, 4, 2, 2) : (4@laneid, 1@laneid, 2, 1)]>, reg>
+    ```
+
+    The verifier checks that the layout admits the shape and that the axes
+    it uses exist in the memory space: `m` (and cluster CTA axes) in shared
+    memory, thread axes and `m` in registers, `TLane`/`TCol` in tensor
+    memory, `P`/`F` in `sbuf` (and `Bank` in `psum`), `m` and device axes in
+    `global`/`hbm`. Swizzles act on `m`, so a swizzled layout needs a memory
+    space addressed by `m`.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "logical shape">:$shape,
+    "::mlir::Type":$elementType,
+    "::axe::LayoutAttrInterface":$layoutAttr,
+    EnumParameter<Axe_MemorySpace>:$memorySpace);
+  let builders = [
+    TypeBuilderWithInferredContext<(ins
+        "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
+        "::axe::LayoutAttrInterface":$layoutAttr,
+        "::axe::MemorySpace":$memorySpace), [{
+      return $_get(elementType.getContext(), shape, elementType, layoutAttr,
+                   memorySpace);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let skipDefaultBuilders = 0;
+  let extraClassDeclaration = [{
+    /// The layout as a library value.
+    ::axe::Layout getLayout() const { return getLayoutAttr().getLayout(); }
+    int64_t getRank() const { return getShape().size(); }
+    int64_t getNumElements() const;
+    /// The same buffer with another layout (which must admit the shape).
+    BufferType cloneWithLayout(::axe::LayoutAttrInterface layout) const;
+    /// The same buffer with another shape and layout.
+    BufferType cloneWith(::llvm::ArrayRef<int64_t> shape,
+                         ::axe::LayoutAttrInterface layout) const;
+  }];
+}
+
+def Axe_TokenType : Axe_Type<"Token", "token"> {
+  let summary = "Completion token of an asynchronous operator";
+  let description = [{
+    Returned by `axe.copy_async`; `axe.wait` blocks until the operators whose
+    tokens it receives have completed and their writes are visible to the
+    waiting scope.
+  }];
+}
+
+#endif // AXE_DIALECT_AXE_IR_AXETYPES_TD

@@ -1,0 +1,111 @@
+//===- Target.h - Descriptions of the machines axe compiles for -*- C++ -*-===//
+//
+// A target says which axes exist and how far they reach, which memory spaces
+// exist and how large they are, and how threads are grouped (warp and
+// warpgroup sizes). Schedules, verifiers and lowerings read these facts from
+// here so that no other file hard-codes "sm_90". Plain C++ on the layout
+// library's types: no MLIR IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_TARGET_TARGET_H
+#define AXE_TARGET_TARGET_H
+
+#include "axe/Layout/Result.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace axe {
+
+enum class TargetKind {
+  /// An NVIDIA GPU: grids of CTAs of warps of lanes.
+  GPU,
+  /// A host CPU that runs GPU-style kernels by turning thread axes into loops.
+  CPU,
+  /// A Trainium-like accelerator: one control thread per core driving engines
+  /// over a partitioned scratchpad.
+  Accelerator,
+};
+
+llvm::StringRef targetKindName(TargetKind kind);
+
+/// An axis the target has. `extent` is the largest number of distinct
+/// coordinates the hardware offers on it; 0 means it is fixed at launch time
+/// (grid and mesh axes), not by the architecture.
+struct TargetAxis {
+  llvm::StringLiteral name;
+  int64_t extent;
+  llvm::StringLiteral description;
+};
+
+/// Who a memory space's capacity belongs to: a limit per CTA means every CTA
+/// may use that much, and so on.
+enum class CapacityScope { Device, Core, CTA, Thread };
+
+llvm::StringRef capacityScopeName(CapacityScope scope);
+
+/// A memory space the target has, by the dialect's memory-space name
+/// (global, shared, reg, tmem, sbuf, psum, hbm).
+struct TargetMemorySpace {
+  llvm::StringLiteral name;
+  /// Bytes available; 0 when the architecture does not fix it (device DRAM
+  /// comes in many sizes).
+  int64_t capacityBytes;
+  CapacityScope capacityScope;
+  llvm::StringLiteral description;
+};
+
+class TargetDescription {
+public:
+  llvm::StringLiteral name;
+  TargetKind kind;
+  llvm::StringLiteral description;
+  /// Lanes per warp; 0 when the target has no warps.
+  int64_t warpSize;
+  /// Warps per warpgroup; 0 when the target has no warpgroups (before sm_90).
+  int64_t warpsPerWarpgroup;
+  /// The most threads one CTA may have.
+  int64_t maxThreadsPerCTA;
+  /// The most CTAs one cluster may have (non-portable limit); 1 when the
+  /// target has no clusters.
+  int64_t maxClusterSize;
+  llvm::SmallVector<TargetAxis, 16> axes;
+  llvm::SmallVector<TargetMemorySpace, 4> memorySpaces;
+
+  const TargetAxis *findAxis(llvm::StringRef axis) const;
+  bool hasAxis(llvm::StringRef axis) const { return findAxis(axis); }
+  const TargetMemorySpace *findMemorySpace(llvm::StringRef space) const;
+  bool hasMemorySpace(llvm::StringRef space) const {
+    return findMemorySpace(space);
+  }
+
+  bool hasWarps() const { return warpSize > 0; }
+  bool hasWarpgroups() const { return warpsPerWarpgroup > 0; }
+  bool hasClusters() const { return maxClusterSize > 1; }
+  /// Threads per warpgroup; 0 without warpgroups.
+  int64_t warpgroupSize() const { return warpSize * warpsPerWarpgroup; }
+
+  /// "laneid, warpid, ..." in declaration order, for diagnostics.
+  std::string axisNames() const;
+  /// "global, shared, reg" in declaration order, for diagnostics.
+  std::string memorySpaceNames() const;
+};
+
+/// Every target, in a fixed order: sm_80, sm_90, sm_100a, cpu, trn1.
+llvm::ArrayRef<TargetDescription> allTargets();
+
+/// The target called `name`; the failure lists the known names.
+Result<const TargetDescription *> lookupTarget(llvm::StringRef name);
+
+/// "sm_80, sm_90, sm_100a, cpu, trn1".
+std::string knownTargetNames();
+
+} // namespace axe
+
+#endif // AXE_TARGET_TARGET_H

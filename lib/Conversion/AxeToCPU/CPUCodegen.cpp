@@ -1,0 +1,1007 @@
+//===- CPUCodegen.cpp - Collective operators as CPU loops -----------------===//
+
+#include "axe/Conversion/AxeToCPU/CPUCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace axe {
+
+namespace {
+
+/// An operand of a space together with its buffer.
+struct Access {
+  const CPUBuffer *buffer;
+  LayoutEmitter emitter;
+};
+
+int64_t lanesFor(Type elt, int64_t lanes32) {
+  unsigned bits = elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() : 64;
+  if (bits == 0 || lanes32 <= 1)
+    return 1;
+  return std::max<int64_t>(1, lanes32 * 32 / std::max(8u, bits));
+}
+
+SmallVector<unsigned, 4> iota(unsigned n) {
+  SmallVector<unsigned, 4> v(n);
+  std::iota(v.begin(), v.end(), 0u);
+  return v;
+}
+
+/// Whether operand `k` reads or writes `lanes` consecutive steps of loop `v`
+/// as one contiguous run of memory, for every value of the other loops (and
+/// every replica when `replicas`). Swizzles keep runs of 2^M together, so a
+/// swizzled run must also start aligned.
+bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
+                     const Access &acc, int64_t lanes, bool replicas) {
+  const SpaceLoop &loop = space.loops()[v];
+  if (lanes < 2 || loop.extent % lanes != 0 || !space.isLinear(loop.dim))
+    return false;
+  const LoopStep &step = loop.steps[k];
+  if (step.axis != kDefaultAxis || step.stride != 1)
+    return false;
+  const Layout &layout = acc.buffer->layout;
+  if (!layout.isSwizzled() || layout.swizzle()->isIdentity())
+    return true;
+  const Swizzle &sw = *layout.swizzle();
+  if (lanes > (int64_t(1) << sw.perElement))
+    return false;
+  auto aligned = [&](int64_t x) { return x % lanes == 0; };
+  if (!aligned(acc.emitter.grouped().layout.offset().get(kDefaultAxis)))
+    return false;
+  for (unsigned l = 0; l < space.loops().size(); ++l) {
+    const LoopStep &s = space.loops()[l].steps[k];
+    if (l != v && s.axis == kDefaultAxis && !aligned(s.stride))
+      return false;
+  }
+  if (replicas)
+    for (const Iter &it : acc.emitter.grouped().layout.replica())
+      if (it.axis == kDefaultAxis && !aligned(it.stride))
+        return false;
+  if (acc.buffer->extra.lookup(kDefaultAxis) &&
+      (acc.buffer->extraAlignment == 0 || !aligned(acc.buffer->extraAlignment)))
+    return false;
+  return true;
+}
+
+/// Whether operand `k` does not move along loop `v` (a broadcast read).
+bool constantAlong(const IterSpace &space, unsigned v, unsigned k) {
+  const SpaceLoop &loop = space.loops()[v];
+  return space.isLinear(loop.dim) && loop.steps[k].stride == 0;
+}
+
+/// Emits one scf.for per loop in `order` (outermost first), skipping loops of
+/// extent 1; `ivs` holds each loop's induction variable (null when absent).
+void emitNest(OpBuilder &b, Location loc, const IterSpace &space,
+              ArrayRef<unsigned> order, SmallVectorImpl<Value> &ivs,
+              function_ref<void(OpBuilder &)> body) {
+  if (order.empty()) {
+    body(b);
+    return;
+  }
+  unsigned l = order.front();
+  int64_t extent = space.loops()[l].extent;
+  if (extent == 1) {
+    ivs[l] = Value();
+    emitNest(b, loc, space, order.drop_front(), ivs, body);
+    return;
+  }
+  scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                     indexConstant(b, loc, extent), indexConstant(b, loc, 1),
+                     ValueRange(),
+                     [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+                       ivs[l] = iv;
+                       emitNest(nb, loc, space, order.drop_front(), ivs, body);
+                       scf::YieldOp::create(nb, loc);
+                     });
+}
+
+/// Like emitNest, carrying one value through the loops (a reduction).
+Value emitCarryNest(OpBuilder &b, Location loc, const IterSpace &space,
+                    ArrayRef<unsigned> order, SmallVectorImpl<Value> &ivs,
+                    Value init,
+                    function_ref<Value(OpBuilder &, Value)> body) {
+  if (order.empty())
+    return body(b, init);
+  unsigned l = order.front();
+  int64_t extent = space.loops()[l].extent;
+  if (extent == 1) {
+    ivs[l] = Value();
+    return emitCarryNest(b, loc, space, order.drop_front(), ivs, init, body);
+  }
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, extent),
+      indexConstant(b, loc, 1), ValueRange{init},
+      [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
+        ivs[l] = iv;
+        Value next = emitCarryNest(nb, loc, space, order.drop_front(), ivs,
+                                   args[0], body);
+        scf::YieldOp::create(nb, loc, next);
+      });
+  return loop.getResult(0);
+}
+
+/// The flat address of operand `k`'s first placement (no replica) at `ivs`.
+Value emitAddress(OpBuilder &b, Location loc, const IterSpace &space,
+                  unsigned k, const Access &acc, ValueRange ivs) {
+  CoordValue c = space.emitPlacement(b, loc, k, ivs, &acc.buffer->extra);
+  acc.emitter.applySwizzle(b, loc, c);
+  return acc.buffer->storage.emitAddress(b, loc, c);
+}
+
+/// Calls `fn` with the address of every placement of operand `k` at `ivs`.
+void forEachAddress(OpBuilder &b, Location loc, const IterSpace &space,
+                    unsigned k, const Access &acc, ValueRange ivs,
+                    function_ref<void(OpBuilder &, Value)> fn) {
+  CoordValue base = space.emitPlacement(b, loc, k, ivs, &acc.buffer->extra);
+  acc.emitter.forEachPlacement(
+      b, loc, base, [&](OpBuilder &nb, Location l, const CoordValue &c) {
+        fn(nb, acc.buffer->storage.emitAddress(nb, l, c));
+      });
+}
+
+Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
+           int64_t lanes) {
+  if (lanes <= 1)
+    return memref::LoadOp::create(b, loc, buf.memory, ValueRange{addr});
+  return vector::LoadOp::create(
+      b, loc, VectorType::get({lanes}, buf.elementType), buf.memory,
+      ValueRange{addr});
+}
+
+void store(OpBuilder &b, Location loc, const CPUBuffer &buf, Value value,
+           Value addr) {
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
+  else
+    memref::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
+}
+
+Value splat(OpBuilder &b, Location loc, Value scalar, int64_t lanes) {
+  if (lanes <= 1)
+    return scalar;
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, scalar.getType()), scalar);
+}
+
+Result<Access> makeAccess(const CPUBuffer &buf) {
+  Result<LayoutEmitter> em = LayoutEmitter::get(buf.layout, buf.shape);
+  if (!em)
+    return em.takeFailure();
+  if (!buf.memory)
+    return fail("buffer has no storage");
+  return Access{&buf, *em};
+}
+
+/// Moves loop `from` to the end of the loop list, keeping the others in
+/// order; the caller's indices past `from` shift down by one.
+void moveToEnd(IterSpace &space, unsigned from) {
+  auto loops = space.loops();
+  std::rotate(loops.begin() + from, loops.begin() + from + 1, loops.end());
+}
+
+SmallVector<unsigned> allLoopsExcept(const IterSpace &space,
+                                     ArrayRef<unsigned> skip) {
+  SmallVector<unsigned> order;
+  for (unsigned l = 0; l < space.loops().size(); ++l)
+    if (!llvm::is_contained(skip, l))
+      order.push_back(l);
+  return order;
+}
+
+//===----------------------------------------------------------------------===//
+// Copy planning
+//===----------------------------------------------------------------------===//
+
+struct CopyPlan {
+  enum Kind { Scalar, Vector, Transpose } kind = Scalar;
+  /// Vector: the loop vectorized. Transpose: src-contiguous loop.
+  unsigned loopA = 0;
+  /// Transpose: dst-contiguous loop.
+  unsigned loopB = 0;
+  int64_t lanes = 1;
+  bool srcBroadcast = false;
+};
+
+CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
+                  const CPUCodegenOptions &opts) {
+  CopyPlan plan;
+  int64_t maxLanes = std::min(lanesFor(src.buffer->elementType, opts.vectorLanes32),
+                              lanesFor(dst.buffer->elementType, opts.vectorLanes32));
+  unsigned n = space.loops().size();
+  for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2) {
+    for (int v = int(n) - 1; v >= 0; --v) {
+      if (!contiguousAlong(space, v, 1, dst, lanes, /*replicas=*/true))
+        continue;
+      bool srcContig = contiguousAlong(space, v, 0, src, lanes, false);
+      bool srcConst = constantAlong(space, v, 0);
+      if (srcContig || srcConst) {
+        plan.kind = CopyPlan::Vector;
+        plan.loopA = v;
+        plan.lanes = lanes;
+        plan.srcBroadcast = !srcContig;
+        return plan;
+      }
+    }
+  }
+  if (!opts.transposeVectors)
+    return plan;
+  for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2)
+    for (unsigned a = 0; a < n; ++a) {
+      if (!contiguousAlong(space, a, 0, src, lanes, false))
+        continue;
+      for (unsigned bl = 0; bl < n; ++bl) {
+        if (bl == a ||
+            !contiguousAlong(space, bl, 1, dst, lanes, /*replicas=*/true))
+          continue;
+        plan.kind = CopyPlan::Transpose;
+        plan.loopA = a;
+        plan.loopB = bl;
+        plan.lanes = lanes;
+        return plan;
+      }
+    }
+  return plan;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Element helpers
+//===----------------------------------------------------------------------===//
+
+Value castElements(OpBuilder &b, Location loc, Value v, Type elementType) {
+  Type from = getElementTypeOrSelf(v.getType());
+  if (from == elementType)
+    return v;
+  Type to = elementType;
+  if (auto vt = dyn_cast<VectorType>(v.getType()))
+    to = VectorType::get(vt.getShape(), elementType);
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(elementType);
+  if (fromFloat && toFloat) {
+    if (from.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, to, v);
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  if (!fromFloat && toFloat)
+    return arith::SIToFPOp::create(b, loc, to, v);
+  if (fromFloat && !toFloat)
+    return arith::FPToSIOp::create(b, loc, to, v);
+  if (from.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(b, loc, to, v);
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+Value reductionIdentity(OpBuilder &b, Location loc, Combiner kind,
+                        Type elementType) {
+  if (auto ft = dyn_cast<FloatType>(elementType)) {
+    const llvm::fltSemantics &sem = ft.getFloatSemantics();
+    APFloat value = APFloat::getZero(sem);
+    switch (kind) {
+    case Combiner::Sum:
+      break;
+    case Combiner::Prod:
+      value = APFloat::getOne(sem);
+      break;
+    case Combiner::Max:
+      value = APFloat::getInf(sem, /*Negative=*/true);
+      break;
+    case Combiner::Min:
+      value = APFloat::getInf(sem, /*Negative=*/false);
+      break;
+    }
+    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, value));
+  }
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  APInt value(bits, 0);
+  switch (kind) {
+  case Combiner::Sum:
+    break;
+  case Combiner::Prod:
+    value = APInt(bits, 1);
+    break;
+  case Combiner::Max:
+    value = APInt::getSignedMinValue(bits);
+    break;
+  case Combiner::Min:
+    value = APInt::getSignedMaxValue(bits);
+    break;
+  }
+  return arith::ConstantOp::create(b, loc, elementType,
+                                   b.getIntegerAttr(elementType, value));
+}
+
+Value combine(OpBuilder &b, Location loc, Combiner kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
+  switch (kind) {
+  case Combiner::Sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  case Combiner::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
+                   : Value(arith::MulIOp::create(b, loc, x, y));
+  case Combiner::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
+                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+  case Combiner::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
+                   : Value(arith::MinSIOp::create(b, loc, x, y));
+  }
+  llvm_unreachable("reduce kind");
+}
+
+static vector::CombiningKind combiningKind(Combiner kind, bool isFloat) {
+  switch (kind) {
+  case Combiner::Sum:
+    return vector::CombiningKind::ADD;
+  case Combiner::Prod:
+    return vector::CombiningKind::MUL;
+  case Combiner::Max:
+    return isFloat ? vector::CombiningKind::MAXIMUMF
+                   : vector::CombiningKind::MAXSI;
+  case Combiner::Min:
+    return isFloat ? vector::CombiningKind::MINIMUMF
+                   : vector::CombiningKind::MINSI;
+  }
+  llvm_unreachable("reduce kind");
+}
+
+Value allocScratch(OpBuilder &b, Location loc, Type elementType,
+                   int64_t size) {
+  // The scope is the body of the nearest scf.parallel (one CTA when the grid
+  // runs in parallel) or of the function.
+  Block *block = b.getInsertionBlock();
+  Operation *scopeOp = block->getParentOp();
+  while (scopeOp && !isa<scf::ParallelOp>(scopeOp) &&
+         !isa<FunctionOpInterface>(scopeOp)) {
+    block = scopeOp->getBlock();
+    scopeOp = scopeOp->getParentOp();
+  }
+  Region *region = block->getParent();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&region->front());
+  auto type = MemRefType::get({size}, elementType);
+  Value mem = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  for (Block &blk : *region) {
+    Operation *term = blk.getTerminator();
+    if (!term || !(term->hasTrait<OpTrait::ReturnLike>() ||
+                   isa<scf::ReduceOp>(term)))
+      continue;
+    b.setInsertionPoint(term);
+    memref::DeallocOp::create(b, loc, mem);
+  }
+  return mem;
+}
+
+//===----------------------------------------------------------------------===//
+// Copy
+//===----------------------------------------------------------------------===//
+
+std::string describeCopyPlan(const CPUBuffer &src, const CPUBuffer &dst,
+                             const CPUCodegenOptions &opts) {
+  auto sa = makeAccess(src), da = makeAccess(dst);
+  if (!sa)
+    return sa.message();
+  if (!da)
+    return da.message();
+  IterSpace space = IterSpace::build(
+      src.shape, {{&sa->emitter, iota(src.shape.size())},
+                  {&da->emitter, iota(dst.shape.size())}});
+  CopyPlan plan = planCopy(space, *sa, *da, opts);
+  switch (plan.kind) {
+  case CopyPlan::Vector:
+    return "vector x" + std::to_string(plan.lanes);
+  case CopyPlan::Transpose:
+    return "transpose " + std::to_string(plan.lanes) + "x" +
+           std::to_string(plan.lanes);
+  case CopyPlan::Scalar:
+    break;
+  }
+  return "scalar";
+}
+
+Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
+                      const CPUBuffer &dst, const CPUCodegenOptions &opts) {
+  if (src.shape != dst.shape)
+    return fail("copy between shapes " + shapeStr(src.shape) + " and " +
+                shapeStr(dst.shape));
+  auto sa = makeAccess(src), da = makeAccess(dst);
+  if (!sa)
+    return sa.takeFailure();
+  if (!da)
+    return da.takeFailure();
+  IterSpace space = IterSpace::build(
+      src.shape, {{&sa->emitter, iota(src.shape.size())},
+                  {&da->emitter, iota(dst.shape.size())}});
+  CopyPlan plan = planCopy(space, *sa, *da, opts);
+  SmallVector<Value> ivs;
+  unsigned n = space.loops().size();
+
+  if (plan.kind == CopyPlan::Vector) {
+    space.split(plan.loopA, plan.lanes);
+    moveToEnd(space, plan.loopA + 1);
+    unsigned lane = n; // after the split there are n + 1 loops
+    ivs.assign(n + 1, Value());
+    emitNest(b, loc, space, allLoopsExcept(space, {lane}), ivs,
+             [&](OpBuilder &nb) {
+               ivs[lane] = Value();
+               Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
+               Value v;
+               if (plan.srcBroadcast)
+                 v = splat(nb, loc, load(nb, loc, src, addr, 1), plan.lanes);
+               else
+                 v = load(nb, loc, src, addr, plan.lanes);
+               v = castElements(nb, loc, v, dst.elementType);
+               forEachAddress(nb, loc, space, 1, *da, ivs,
+                              [&](OpBuilder &sb, Value a) {
+                                store(sb, loc, dst, v, a);
+                              });
+             });
+    return true;
+  }
+
+  if (plan.kind == CopyPlan::Transpose) {
+    // Split the later loop first so the earlier index stays valid.
+    unsigned a = plan.loopA, bl = plan.loopB;
+    int64_t w = plan.lanes;
+    unsigned first = std::max(a, bl), second = std::min(a, bl);
+    space.split(first, w);
+    space.split(second, w);
+    // Inner parts now sit at second + 1 and first + 2.
+    unsigned aIn = a == second ? second + 1 : first + 2;
+    unsigned bIn = bl == second ? second + 1 : first + 2;
+    // Move bIn then aIn to the end: the loop order is (..., bIn, aIn).
+    moveToEnd(space, bIn);
+    if (aIn > bIn)
+      --aIn;
+    moveToEnd(space, aIn);
+    unsigned total = n + 2;
+    bIn = total - 2;
+    aIn = total - 1;
+    ivs.assign(total, Value());
+    auto matType = VectorType::get({w, w}, dst.elementType);
+    emitNest(b, loc, space, allLoopsExcept(space, {bIn, aIn}), ivs,
+             [&](OpBuilder &nb) {
+               Value mat = arith::ConstantOp::create(
+                   nb, loc, matType, cast<TypedAttr>(nb.getZeroAttr(matType)));
+               for (int64_t jb = 0; jb < w; ++jb) {
+                 ivs[aIn] = Value();
+                 ivs[bIn] = indexConstant(nb, loc, jb);
+                 Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
+                 Value row = castElements(nb, loc, load(nb, loc, src, addr, w),
+                                          dst.elementType);
+                 mat = vector::InsertOp::create(nb, loc, row, mat, jb);
+               }
+               Value t = vector::TransposeOp::create(nb, loc, mat,
+                                                     ArrayRef<int64_t>{1, 0});
+               for (int64_t ia = 0; ia < w; ++ia) {
+                 Value col = vector::ExtractOp::create(nb, loc, t, ia);
+                 ivs[bIn] = Value();
+                 ivs[aIn] = indexConstant(nb, loc, ia);
+                 forEachAddress(nb, loc, space, 1, *da, ivs,
+                                [&](OpBuilder &sb, Value addr) {
+                                  store(sb, loc, dst, col, addr);
+                                });
+               }
+             });
+    return true;
+  }
+
+  ivs.assign(n, Value());
+  emitNest(b, loc, space, allLoopsExcept(space, {}), ivs, [&](OpBuilder &nb) {
+    Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
+    Value v = castElements(nb, loc, load(nb, loc, src, addr, 1), dst.elementType);
+    forEachAddress(nb, loc, space, 1, *da, ivs,
+                   [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
+  });
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Fill
+//===----------------------------------------------------------------------===//
+
+Result<bool> emitFill(OpBuilder &b, Location loc, const CPUBuffer &dst,
+                      Value value, const CPUCodegenOptions &opts) {
+  auto da = makeAccess(dst);
+  if (!da)
+    return da.takeFailure();
+  value = castElements(b, loc, value, dst.elementType);
+  IterSpace space =
+      IterSpace::build(dst.shape, {{&da->emitter, iota(dst.shape.size())}});
+  unsigned n = space.loops().size();
+  int64_t lanes = 1;
+  int vloop = -1;
+  for (int64_t w = lanesFor(dst.elementType, opts.vectorLanes32);
+       w >= 2 && vloop < 0; w /= 2)
+    for (int v = int(n) - 1; v >= 0; --v)
+      if (contiguousAlong(space, v, 0, *da, w, /*replicas=*/true)) {
+        vloop = v;
+        lanes = w;
+        break;
+      }
+  SmallVector<Value> ivs;
+  SmallVector<unsigned> skip;
+  if (vloop >= 0) {
+    space.split(vloop, lanes);
+    moveToEnd(space, vloop + 1);
+    skip.push_back(n);
+    ++n;
+  }
+  ivs.assign(n, Value());
+  Value v = splat(b, loc, value, lanes);
+  emitNest(b, loc, space, allLoopsExcept(space, skip), ivs, [&](OpBuilder &nb) {
+    forEachAddress(nb, loc, space, 0, *da, ivs,
+                   [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
+  });
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Gemm
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct GemmShape {
+  int64_t m, n, k;
+};
+
+Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
+                            const CPUBuffer &bb, bool transB,
+                            const CPUBuffer &c) {
+  if (a.shape.size() != 2 || bb.shape.size() != 2 || c.shape.size() != 2)
+    return fail("gemm operands must be rank 2");
+  int64_t m = transA ? a.shape[1] : a.shape[0];
+  int64_t k = transA ? a.shape[0] : a.shape[1];
+  int64_t kb = transB ? bb.shape[1] : bb.shape[0];
+  int64_t n = transB ? bb.shape[0] : bb.shape[1];
+  if (k != kb || c.shape[0] != m || c.shape[1] != n)
+    return fail("gemm shapes " + shapeStr(a.shape) + " x " + shapeStr(bb.shape) +
+                " -> " + shapeStr(c.shape) + " do not agree");
+  return GemmShape{m, n, k};
+}
+} // namespace
+
+Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
+                           bool transA, const CPUBuffer &bb, bool transB,
+                           const CPUBuffer &c, bool accumulate) {
+  auto shape = gemmShape(a, transA, bb, transB, c);
+  if (!shape)
+    return shape.takeFailure();
+  auto aa = makeAccess(a), ba = makeAccess(bb), ca = makeAccess(c);
+  if (!aa || !ba || !ca)
+    return fail(!aa ? aa.message() : !ba ? ba.message() : ca.message());
+  // Space dims: 0 = M, 1 = N, 2 = K.
+  SpaceOperand opA{&aa->emitter, transA ? SmallVector<unsigned, 4>{2, 0}
+                                        : SmallVector<unsigned, 4>{0, 2}};
+  SpaceOperand opB{&ba->emitter, transB ? SmallVector<unsigned, 4>{1, 2}
+                                        : SmallVector<unsigned, 4>{2, 1}};
+  SpaceOperand opC{&ca->emitter, {0, 1}};
+  IterSpace space = IterSpace::build({shape->m, shape->n, shape->k},
+                                     {opA, opB, opC});
+  SmallVector<unsigned> outer, inner;
+  for (unsigned l = 0; l < space.loops().size(); ++l)
+    (space.loops()[l].dim == 2 ? inner : outer).push_back(l);
+  SmallVector<Value> ivs(space.loops().size());
+  Type acc = c.elementType;
+  emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
+    for (unsigned l : inner)
+      ivs[l] = Value();
+    Value init = accumulate
+                     ? load(nb, loc, c, emitAddress(nb, loc, space, 2, *ca, ivs), 1)
+                     : reductionIdentity(nb, loc, Combiner::Sum, acc);
+    Value sum = emitCarryNest(
+        nb, loc, space, inner, ivs, init, [&](OpBuilder &ib, Value s) {
+          Value x = castElements(
+              ib, loc, load(ib, loc, a, emitAddress(ib, loc, space, 0, *aa, ivs), 1),
+              acc);
+          Value y = castElements(
+              ib, loc, load(ib, loc, bb, emitAddress(ib, loc, space, 1, *ba, ivs), 1),
+              acc);
+          Value p = isa<FloatType>(acc) ? Value(arith::MulFOp::create(ib, loc, x, y))
+                                        : Value(arith::MulIOp::create(ib, loc, x, y));
+          return combine(ib, loc, Combiner::Sum, s, p);
+        });
+    for (unsigned l : inner)
+      ivs[l] = Value();
+    forEachAddress(nb, loc, space, 2, *ca, ivs,
+                   [&](OpBuilder &sb, Value addr) { store(sb, loc, c, sum, addr); });
+  });
+  return true;
+}
+
+Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
+                            bool transA, const CPUBuffer &bb, bool transB,
+                            const CPUBuffer &c, bool accumulate,
+                            const CPUCodegenOptions &opts) {
+  auto shape = gemmShape(a, transA, bb, transB, c);
+  if (!shape)
+    return shape.takeFailure();
+  int64_t M = shape->m, N = shape->n, K = shape->k;
+  Type f32 = b.getF32Type();
+  if (!isa<FloatType>(c.elementType))
+    return fail("the packed gemm accumulates in f32; C must be a float");
+
+  // Packed panels are tiles with layouts of their own, filled by layout
+  // copies: Ap holds A column-major (a column of MR rows is contiguous), Bp
+  // and Cp row-major (a row of NR columns is contiguous).
+  auto panel = [&](Shape shape, const char *text, int64_t size) -> Result<CPUBuffer> {
+    Result<TileLayout> t = parseTileLayout(text);
+    if (!t)
+      return t.takeFailure();
+    CPUBuffer buf;
+    buf.layout = Layout(*t);
+    buf.shape = shape;
+    buf.elementType = f32;
+    buf.memory = allocScratch(b, loc, f32, size);
+    buf.storage = StoragePlan::linear(size);
+    return buf;
+  };
+  auto str = [](int64_t v) { return std::to_string(v); };
+  std::string aText = transA ? "S[(" + str(K) + "," + str(M) + "):(" + str(M) + ",1)]"
+                             : "S[(" + str(M) + "," + str(K) + "):(1," + str(M) + ")]";
+  std::string bText = transB ? "S[(" + str(N) + "," + str(K) + "):(1," + str(N) + ")]"
+                             : "S[(" + str(K) + "," + str(N) + "):(" + str(N) + ",1)]";
+  std::string cText = "S[(" + str(M) + "," + str(N) + "):(" + str(N) + ",1)]";
+  auto ap = panel(a.shape, aText.c_str(), M * K);
+  auto bp = panel(bb.shape, bText.c_str(), K * N);
+  auto cp = panel(c.shape, cText.c_str(), M * N);
+  if (!ap || !bp || !cp)
+    return fail(!ap ? ap.message() : !bp ? bp.message() : cp.message());
+  if (auto r = emitCopy(b, loc, a, *ap, opts); !r)
+    return r.takeFailure();
+  if (auto r = emitCopy(b, loc, bb, *bp, opts); !r)
+    return r.takeFailure();
+  if (accumulate)
+    if (auto r = emitCopy(b, loc, c, *cp, opts); !r)
+      return r.takeFailure();
+
+  // Register blocking: MR rows x NV vectors of W columns of C stay in
+  // registers across the whole K loop.
+  int64_t w = 1;
+  for (int64_t cand = std::max<int64_t>(1, opts.vectorLanes32); cand >= 1; cand /= 2)
+    if (N % cand == 0) {
+      w = cand;
+      break;
+    }
+  int64_t nv = (N / w) % 2 == 0 ? 2 : 1;
+  int64_t mr = M % 4 == 0 ? 4 : M % 2 == 0 ? 2 : 1;
+  auto vt = VectorType::get({w}, f32);
+
+  // Addresses of the panels come from their layouts, like any other tile.
+  auto aEm = LayoutEmitter::get(ap->layout, ap->shape);
+  auto bEm = LayoutEmitter::get(bp->layout, bp->shape);
+  auto cEm = LayoutEmitter::get(cp->layout, cp->shape);
+  if (!aEm || !bEm || !cEm)
+    return fail("packed panel layouts do not group");
+  auto addrOf = [&](OpBuilder &nb, const LayoutEmitter &em, const CPUBuffer &buf,
+                    Value row, Value col) {
+    SmallVector<Value, 2> idx{row, col};
+    CoordValue cv = em.emitUnswizzled(nb, loc, idx);
+    return buf.storage.emitAddress(nb, loc, cv);
+  };
+  auto aAddr = [&](OpBuilder &nb, Value i, Value k) {
+    return transA ? addrOf(nb, *aEm, *ap, k, i) : addrOf(nb, *aEm, *ap, i, k);
+  };
+  auto bAddr = [&](OpBuilder &nb, Value k, Value j) {
+    return transB ? addrOf(nb, *bEm, *bp, j, k) : addrOf(nb, *bEm, *bp, k, j);
+  };
+
+  Value c0 = indexConstant(b, loc, 0);
+  auto iLoop = scf::ForOp::create(b, loc, c0, indexConstant(b, loc, M),
+                                  indexConstant(b, loc, mr));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(iLoop.getBody());
+    Value i0 = iLoop.getInductionVar();
+    auto jLoop = scf::ForOp::create(b, loc, c0, indexConstant(b, loc, N),
+                                    indexConstant(b, loc, nv * w));
+    b.setInsertionPointToStart(jLoop.getBody());
+    Value j0 = jLoop.getInductionVar();
+    auto rowOf = [&](OpBuilder &nb, int64_t r) {
+      return addIndex(nb, loc, i0, indexConstant(nb, loc, r));
+    };
+    auto colOf = [&](OpBuilder &nb, int64_t v) {
+      return addIndex(nb, loc, j0, indexConstant(nb, loc, v * w));
+    };
+    SmallVector<Value> init;
+    for (int64_t r = 0; r < mr; ++r)
+      for (int64_t v = 0; v < nv; ++v)
+        init.push_back(accumulate
+                           ? Value(vector::LoadOp::create(
+                                 b, loc, vt, cp->memory,
+                                 ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r),
+                                                   colOf(b, v))}))
+                           : splat(b, loc,
+                                   reductionIdentity(b, loc, Combiner::Sum, f32),
+                                   w));
+    auto kLoop = scf::ForOp::create(
+        b, loc, c0, indexConstant(b, loc, K), indexConstant(b, loc, 1), init,
+        [&](OpBuilder &kb, Location, Value k, ValueRange accs) {
+          SmallVector<Value> bv;
+          for (int64_t v = 0; v < nv; ++v)
+            bv.push_back(vector::LoadOp::create(
+                kb, loc, vt, bp->memory, ValueRange{bAddr(kb, k, colOf(kb, v))}));
+          SmallVector<Value> next;
+          for (int64_t r = 0; r < mr; ++r) {
+            Value s = memref::LoadOp::create(kb, loc, ap->memory,
+                                             ValueRange{aAddr(kb, rowOf(kb, r), k)});
+            Value sv = splat(kb, loc, s, w);
+            if (w == 1)
+              sv = vector::BroadcastOp::create(kb, loc, vt, s);
+            for (int64_t v = 0; v < nv; ++v)
+              next.push_back(vector::FMAOp::create(kb, loc, sv, bv[v],
+                                                   accs[r * nv + v]));
+          }
+          scf::YieldOp::create(kb, loc, next);
+        });
+    for (int64_t r = 0; r < mr; ++r)
+      for (int64_t v = 0; v < nv; ++v)
+        vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), cp->memory,
+                                ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r),
+                                                  colOf(b, v))});
+  }
+  b.setInsertionPointAfter(iLoop);
+  if (auto r = emitCopy(b, loc, *cp, c, opts); !r)
+    return r.takeFailure();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Reduce
+//===----------------------------------------------------------------------===//
+
+Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
+                        const CPUBuffer &dst, ArrayRef<int64_t> dims,
+                        Combiner kind, bool accumulate,
+                        const CPUCodegenOptions &opts) {
+  unsigned rank = src.shape.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= int64_t(rank))
+      return fail("reduce dim " + std::to_string(d) + " out of range for " +
+                  shapeStr(src.shape));
+    reduced[d] = true;
+  }
+  SmallVector<unsigned, 4> dstDims;
+  Shape kept, keptOnes;
+  for (unsigned d = 0; d < rank; ++d) {
+    keptOnes.push_back(reduced[d] ? 1 : src.shape[d]);
+    if (!reduced[d]) {
+      kept.push_back(src.shape[d]);
+      dstDims.push_back(d);
+    }
+  }
+  if (dst.shape == keptOnes && dst.shape != kept)
+    dstDims = iota(rank);
+  else if (dst.shape != kept)
+    return fail("reduce of " + shapeStr(src.shape) + " gives " + shapeStr(kept) +
+                " (or " + shapeStr(keptOnes) + "), not " + shapeStr(dst.shape));
+  if (kept.empty() && dst.shape.empty())
+    return fail("reduce to a scalar needs a 1-element dst (shape 1)");
+
+  auto sa = makeAccess(src), da = makeAccess(dst);
+  if (!sa)
+    return sa.takeFailure();
+  if (!da)
+    return da.takeFailure();
+  IterSpace space = IterSpace::build(
+      src.shape, {{&sa->emitter, iota(rank)}, {&da->emitter, dstDims}});
+  // Kept loops outside, reduced loops inside.
+  auto loops = space.loops();
+  std::stable_partition(loops.begin(), loops.end(),
+                        [&](const SpaceLoop &l) { return !reduced[l.dim]; });
+  unsigned n = loops.size();
+  unsigned firstReduced = 0;
+  while (firstReduced < n && !reduced[loops[firstReduced].dim])
+    ++firstReduced;
+
+  Type acc = dst.elementType;
+  int64_t maxLanes = std::min(lanesFor(src.elementType, opts.vectorLanes32),
+                              lanesFor(dst.elementType, opts.vectorLanes32));
+  enum { Scalar, KeptVector, ReducedVector } mode = Scalar;
+  int vloop = -1;
+  int64_t lanes = 1;
+  for (int64_t w = maxLanes; w >= 2 && mode == Scalar; w /= 2) {
+    for (int v = int(firstReduced) - 1; v >= 0; --v)
+      if (contiguousAlong(space, v, 0, *sa, w, false) &&
+          contiguousAlong(space, v, 1, *da, w, true)) {
+        mode = KeptVector, vloop = v, lanes = w;
+        break;
+      }
+    if (mode != Scalar)
+      break;
+    for (int v = int(n) - 1; v >= int(firstReduced); --v)
+      if (contiguousAlong(space, v, 0, *sa, w, false)) {
+        mode = ReducedVector, vloop = v, lanes = w;
+        break;
+      }
+  }
+  // The lane loop is the inner half of the split; it is not emitted.
+  unsigned lane = ~0u;
+  if (mode != Scalar) {
+    space.split(vloop, lanes);
+    lane = vloop + 1;
+    ++n;
+  }
+  SmallVector<unsigned> outer, inner;
+  for (unsigned l = 0; l < n; ++l) {
+    if (l == lane)
+      continue;
+    (reduced[space.loops()[l].dim] ? inner : outer).push_back(l);
+  }
+  SmallVector<Value> ivs(n);
+  bool isFloat = isa<FloatType>(acc);
+  emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
+    for (unsigned l : inner)
+      ivs[l] = Value();
+    if (lane != ~0u)
+      ivs[lane] = Value();
+    int64_t accLanes = mode == Scalar ? 1 : lanes;
+    Value init;
+    if (mode == ReducedVector || !accumulate)
+      init = splat(nb, loc, reductionIdentity(nb, loc, kind, acc), accLanes);
+    else
+      init = load(nb, loc, dst, emitAddress(nb, loc, space, 1, *da, ivs), accLanes);
+    Value result = emitCarryNest(
+        nb, loc, space, inner, ivs, init, [&](OpBuilder &ib, Value s) {
+          Value x = load(ib, loc, src, emitAddress(ib, loc, space, 0, *sa, ivs),
+                         accLanes);
+          return combine(ib, loc, kind, s, castElements(ib, loc, x, acc));
+        });
+    for (unsigned l : inner)
+      ivs[l] = Value();
+    if (lane != ~0u)
+      ivs[lane] = Value();
+    if (mode == ReducedVector) {
+      result = vector::ReductionOp::create(nb, loc, combiningKind(kind, isFloat),
+                                           result);
+      if (accumulate)
+        result = combine(nb, loc, kind,
+                         load(nb, loc, dst,
+                              emitAddress(nb, loc, space, 1, *da, ivs), 1),
+                         result);
+    }
+    forEachAddress(nb, loc, space, 1, *da, ivs, [&](OpBuilder &sb, Value addr) {
+      store(sb, loc, dst, result, addr);
+    });
+  });
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+static bool isVectorizableBody(Region &body) {
+  for (Operation &op : body.front().without_terminator()) {
+    if (op.getNumRegions() != 0)
+      return false;
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    if (!op.hasTrait<OpTrait::Elementwise>())
+      return false;
+    for (Type t : op.getResultTypes())
+      if (!t.isIntOrIndexOrFloat())
+        return false;
+  }
+  return true;
+}
+
+Result<bool> emitElementwise(OpBuilder &b, Location loc,
+                             ArrayRef<CPUBuffer> inputs,
+                             ArrayRef<CPUBuffer> outputs, Region &body,
+                             const CPUCodegenOptions &opts) {
+  if (body.empty() || body.front().getNumArguments() != inputs.size())
+    return fail("elementwise body needs one argument per input");
+  Operation *term = body.front().getTerminator();
+  if (!term || term->getNumOperands() != outputs.size())
+    return fail("elementwise body must yield one value per output");
+  if (outputs.empty())
+    return fail("elementwise needs an output");
+  const Shape &shape = outputs.front().shape;
+  std::vector<Access> accs;
+  for (const CPUBuffer &buf : llvm::concat<const CPUBuffer>(inputs, outputs)) {
+    if (buf.shape != shape)
+      return fail("elementwise operand of shape " + shapeStr(buf.shape) +
+                  " with output " + shapeStr(shape));
+    auto a = makeAccess(buf);
+    if (!a)
+      return a.takeFailure();
+    accs.push_back(*a);
+  }
+  SmallVector<SpaceOperand> ops;
+  for (Access &a : accs)
+    ops.push_back({&a.emitter, iota(shape.size())});
+  IterSpace space = IterSpace::build(shape, ops);
+  unsigned numIn = inputs.size();
+  unsigned n = space.loops().size();
+
+  int vloop = -1;
+  int64_t lanes = 1;
+  SmallVector<bool> broadcastIn(numIn, false);
+  if (isVectorizableBody(body)) {
+    int64_t maxLanes = opts.vectorLanes32 * 4;
+    for (Access &a : accs)
+      maxLanes = std::min(maxLanes, lanesFor(a.buffer->elementType,
+                                             opts.vectorLanes32));
+    for (int64_t w = maxLanes; w >= 2 && vloop < 0; w /= 2)
+      for (int v = int(n) - 1; v >= 0 && vloop < 0; --v) {
+        bool ok = true;
+        for (unsigned k = numIn; k < accs.size() && ok; ++k)
+          ok = contiguousAlong(space, v, k, accs[k], w, true);
+        for (unsigned k = 0; k < numIn && ok; ++k) {
+          bool contig = contiguousAlong(space, v, k, accs[k], w, false);
+          broadcastIn[k] = !contig && constantAlong(space, v, k);
+          ok = contig || broadcastIn[k];
+        }
+        if (ok)
+          vloop = v, lanes = w;
+      }
+  }
+  SmallVector<unsigned> skip;
+  if (vloop >= 0) {
+    space.split(vloop, lanes);
+    moveToEnd(space, vloop + 1);
+    skip.push_back(n);
+    ++n;
+  }
+  SmallVector<Value> ivs(n);
+  Block &blk = body.front();
+  emitNest(b, loc, space, allLoopsExcept(space, skip), ivs, [&](OpBuilder &nb) {
+    if (vloop >= 0)
+      ivs[n - 1] = Value();
+    IRMapping map;
+    for (unsigned k = 0; k < numIn; ++k) {
+      Value addr = emitAddress(nb, loc, space, k, accs[k], ivs);
+      Type argType = blk.getArgument(k).getType();
+      Value v;
+      if (vloop >= 0 && !broadcastIn[k])
+        v = load(nb, loc, inputs[k], addr, lanes);
+      else
+        v = splat(nb, loc, load(nb, loc, inputs[k], addr, 1),
+                  vloop >= 0 ? lanes : 1);
+      map.map(blk.getArgument(k), castElements(nb, loc, v, argType));
+    }
+    for (Operation &op : blk.without_terminator()) {
+      if (vloop < 0) {
+        nb.clone(op, map);
+        continue;
+      }
+      // Operands from outside the body are scalars: broadcast them.
+      for (Value operand : op.getOperands())
+        if (!map.contains(operand))
+          map.map(operand, splat(nb, loc, operand, lanes));
+      if (isa<arith::ConstantOp>(op)) {
+        Operation *clone = nb.clone(op);
+        map.map(op.getResult(0), splat(nb, loc, clone->getResult(0), lanes));
+        continue;
+      }
+      Operation *clone = nb.clone(op, map);
+      for (OpResult r : clone->getResults())
+        r.setType(VectorType::get({lanes}, r.getType()));
+    }
+    for (unsigned o = 0; o < outputs.size(); ++o) {
+      Value result = map.lookupOrDefault(term->getOperand(o));
+      if (vloop >= 0 && !isa<VectorType>(result.getType()))
+        result = splat(nb, loc, result, lanes);
+      result = castElements(nb, loc, result, outputs[o].elementType);
+      forEachAddress(nb, loc, space, numIn + o, accs[numIn + o], ivs,
+                     [&](OpBuilder &sb, Value addr) {
+                       store(sb, loc, outputs[o], result, addr);
+                     });
+    }
+  });
+  return true;
+}
+
+} // namespace axe

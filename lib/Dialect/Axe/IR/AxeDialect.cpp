@@ -1,0 +1,239 @@
+//===- AxeDialect.cpp - The axe dialect and layout/scope helpers ----------===//
+
+#include "axe/Dialect/Axe/IR/AxeDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace axe;
+
+#include "axe/Dialect/Axe/IR/AxeDialect.cpp.inc"
+#include "axe/Dialect/Axe/IR/AxeEnums.cpp.inc"
+
+void AxeDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  registerOps();
+}
+
+LogicalResult AxeDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() == getTargetAttrName()) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << getTargetAttrName()
+                             << "' must be a #axe.target<\"name\">, got "
+                             << attr.getValue();
+    return success();
+  }
+  return op->emitError() << "unknown axe attribute '" << attr.getName()
+                         << "' (the dialect defines '" << getTargetAttrName()
+                         << "')";
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts, scopes and memory spaces
+//===----------------------------------------------------------------------===//
+
+std::optional<ScopeKind> axe::getAxisScope(llvm::StringRef axis) {
+  switch (axisKind(axis)) {
+  case AxisKind::Memory:
+    return std::nullopt;
+  case AxisKind::Device:
+  case AxisKind::User:
+    return ScopeKind::Mesh;
+  case AxisKind::Thread:
+    break;
+  }
+  return llvm::StringSwitch<std::optional<ScopeKind>>(axis)
+      .Case("laneid", ScopeKind::Warp)
+      .Cases({"wid_in_wg", "tid_in_wg"}, ScopeKind::Warpgroup)
+      .Cases({"tx", "warpid", "wgid"}, ScopeKind::CTA)
+      .Cases({"cbx", "cby", "cbz"}, ScopeKind::Cluster)
+      .Cases({"bx", "by", "bz"}, ScopeKind::Kernel)
+      // A thread axis the dialect does not know the place of: treat it as
+      // spanning the whole kernel, the safe (most restrictive) answer.
+      .Default(ScopeKind::Kernel);
+}
+
+llvm::SmallVector<std::string, 4>
+axe::getPlacementAxes(const TileLayout &layout) {
+  llvm::SmallVector<std::string, 4> axes;
+  auto add = [&](llvm::StringRef axis) {
+    if (!llvm::is_contained(axes, axis))
+      axes.push_back(axis.str());
+  };
+  for (llvm::ArrayRef<Iter> iters : {layout.shard(), layout.replica()})
+    for (const Iter &it : iters)
+      if (it.extent > 1 && it.stride != 0)
+        add(it.axis);
+  for (const auto &[axis, value] : layout.offset().entries())
+    if (value != 0)
+      add(axis);
+  llvm::sort(axes);
+  return axes;
+}
+
+std::map<std::string, std::pair<int64_t, int64_t>>
+axe::getAxisRanges(const TileLayout &layout) {
+  // The library guarantees every reachable coordinate fits in int64, so the
+  // sums below cannot overflow.
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges;
+  for (llvm::ArrayRef<Iter> iters : {layout.shard(), layout.replica()}) {
+    for (const Iter &it : iters) {
+      auto &[lo, hi] = ranges[it.axis];
+      int64_t reach = (it.extent - 1) * it.stride;
+      (reach < 0 ? lo : hi) += reach;
+    }
+  }
+  for (const auto &[axis, value] : layout.offset().entries()) {
+    auto &[lo, hi] = ranges[axis];
+    lo += value;
+    hi += value;
+  }
+  return ranges;
+}
+
+int64_t axe::getFootprintBytes(BufferType type) {
+  Layout layout = type.getLayout();
+  auto ranges = getAxisRanges(layout.tile());
+  auto it = ranges.find(std::string(kDefaultAxis));
+  if (it == ranges.end())
+    return 0;
+  int64_t cells = it->second.second + 1;
+  if (const std::optional<Swizzle> &sw = layout.swizzle()) {
+    // A swizzle only permutes bits [M, M + B) of an address, so it keeps
+    // every address inside its aligned block of 2^(M + B) cells.
+    int64_t block = int64_t(1) << (sw->perElement + sw->swizzleLen);
+    cells = (cells + block - 1) / block * block;
+  }
+  int64_t bits = type.getElementType().isIntOrIndexOrFloat()
+                     ? type.getElementType().getIntOrFloatBitWidth()
+                     : 0;
+  if (isa<IndexType>(type.getElementType()))
+    bits = 64;
+  return cells * ((bits + 7) / 8);
+}
+
+namespace {
+/// Which axes may place data in a memory space, and how to say so.
+struct SpaceRule {
+  bool m = false, thread = false, clusterOnly = false, device = false;
+  bool partition = false, bank = false, tensorMemory = false;
+  llvm::StringLiteral allowed;
+};
+
+SpaceRule ruleFor(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::Global:
+  case MemorySpace::HBM:
+    return {true, false, false, true, false, false, false,
+            "m and device axes"};
+  case MemorySpace::Shared:
+    return {true, false, true, false, false, false, false,
+            "m, and cbx/cby/cbz across the CTAs of a cluster"};
+  case MemorySpace::Reg:
+    return {true, true, false, false, false, false, false,
+            "m and thread axes"};
+  case MemorySpace::TMem:
+    return {false, false, false, false, false, false, true,
+            "TLane and TCol"};
+  case MemorySpace::SBuf:
+    return {false, false, false, false, true, false, false, "P and F"};
+  case MemorySpace::PSum:
+    return {false, false, false, false, true, true, false, "P, F and Bank"};
+  }
+  return {};
+}
+
+bool allows(const SpaceRule &rule, llvm::StringRef axis) {
+  if (axis == kDefaultAxis)
+    return rule.m;
+  if (axis == "P" || axis == "F")
+    return rule.partition;
+  if (axis == "Bank")
+    return rule.bank;
+  if (axis == "TLane" || axis == "TCol")
+    return rule.tensorMemory;
+  switch (axisKind(axis)) {
+  case AxisKind::Thread:
+    if (rule.thread)
+      return true;
+    return rule.clusterOnly && getAxisScope(axis) == ScopeKind::Cluster;
+  case AxisKind::Device:
+  case AxisKind::User:
+    return rule.device;
+  case AxisKind::Memory:
+    return false;
+  }
+  return false;
+}
+} // namespace
+
+std::optional<std::string>
+axe::checkLayoutForMemorySpace(const Layout &layout, MemorySpace space) {
+  SpaceRule rule = ruleFor(space);
+  std::string spaceName = stringifyMemorySpace(space).str();
+  for (const std::string &axis : getPlacementAxes(layout.tile())) {
+    if (allows(rule, axis))
+      continue;
+    std::string kind = axisKindName(axisKind(axis)).str();
+    return "layout axis '" + axis + "' (a " + kind +
+           " axis) cannot place data in " + spaceName + " memory; " +
+           spaceName + " buffers are placed on " + rule.allowed.str();
+  }
+  if (layout.isSwizzled() && !rule.m)
+    return "a swizzle permutes m addresses, but " + spaceName +
+           " memory is not addressed by m";
+  return std::nullopt;
+}
+
+std::optional<BufferOwner> axe::getBufferOwner(BufferType type) {
+  llvm::SmallVector<std::string, 4> axes =
+      getPlacementAxes(type.getLayout().tile());
+  // The widest scope among the axes of a given kind.
+  auto widest = [&](auto pred) {
+    BufferOwner owner{ScopeKind::Thread, ""};
+    for (const std::string &axis : axes) {
+      std::optional<ScopeKind> scope = getAxisScope(axis);
+      if (!scope || !pred(axis))
+        continue;
+      if (owner.axis.empty() || *scope > owner.scope)
+        owner = {*scope, axis};
+    }
+    return owner;
+  };
+  auto isThread = [](llvm::StringRef a) {
+    return axisKind(a) == AxisKind::Thread;
+  };
+  auto isDevice = [](llvm::StringRef a) {
+    AxisKind k = axisKind(a);
+    return k == AxisKind::Device || k == AxisKind::User;
+  };
+  switch (type.getMemorySpace()) {
+  case MemorySpace::Reg:
+    return widest(isThread);
+  case MemorySpace::Shared:
+  case MemorySpace::TMem: {
+    BufferOwner owner = widest(isThread);
+    if (owner.scope < ScopeKind::CTA)
+      owner = {ScopeKind::CTA, ""};
+    return owner;
+  }
+  case MemorySpace::Global:
+  case MemorySpace::HBM: {
+    BufferOwner owner = widest(isDevice);
+    if (owner.axis.empty())
+      return std::nullopt;
+    return owner;
+  }
+  case MemorySpace::SBuf:
+  case MemorySpace::PSum:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}

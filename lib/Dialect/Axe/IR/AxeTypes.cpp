@@ -1,0 +1,119 @@
+//===- AxeTypes.cpp - Buffer and token types ------------------------------===//
+
+#include "axe/Dialect/Axe/IR/AxeDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace axe;
+
+#define GET_TYPEDEF_CLASSES
+#include "axe/Dialect/Axe/IR/AxeTypes.cpp.inc"
+
+void AxeDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "axe/Dialect/Axe/IR/AxeTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BufferType
+//===----------------------------------------------------------------------===//
+
+// !axe.buffer<128x64xf16, #axe.layout<...>, shared>
+Type BufferType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  llvm::SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  SMLoc layoutLoc = parser.getCurrentLocation();
+  Attribute layout;
+  if (parser.parseAttribute(layout) || parser.parseComma())
+    return {};
+  auto layoutAttr = dyn_cast<LayoutAttrInterface>(layout);
+  if (!layoutAttr) {
+    parser.emitError(layoutLoc)
+        << "expected a layout attribute (#axe.layout<...>), got " << layout;
+    return {};
+  }
+  SMLoc spaceLoc = parser.getCurrentLocation();
+  std::string spaceName;
+  if (parser.parseKeywordOrString(&spaceName))
+    return {};
+  std::optional<MemorySpace> space = symbolizeMemorySpace(spaceName);
+  if (!space) {
+    parser.emitError(spaceLoc)
+        << "unknown memory space '" << spaceName
+        << "'; expected global, shared, reg, tmem, sbuf, psum or hbm";
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, elementType, layoutAttr,
+                    *space);
+}
+
+void BufferType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", ";
+  printer.printAttribute(getLayoutAttr());
+  printer << ", " << stringifyMemorySpace(getMemorySpace()) << ">";
+}
+
+LogicalResult
+BufferType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                   llvm::ArrayRef<int64_t> shape, Type elementType,
+                   LayoutAttrInterface layoutAttr, MemorySpace memorySpace) {
+  for (int64_t dim : shape)
+    if (dim < 1)
+      return emitError() << "buffer dims must be static and positive, got "
+                         << shapeStr(shape);
+  if (!elementType.isIntOrIndexOrFloat())
+    return emitError() << "buffer element type must be an integer, index or "
+                          "float type, got "
+                       << elementType;
+  if (!layoutAttr)
+    return emitError() << "buffer needs a layout";
+  Result<int64_t> numElements = shapeSize(shape);
+  if (!numElements)
+    return emitError() << "invalid buffer shape: " << numElements.message();
+  if (!layoutAttr.admitsShape(shape))
+    return emitError() << "layout " << layoutAttr.str() << " places "
+                       << layoutAttr.getSize()
+                       << " elements and does not admit the shape "
+                       << shapeStr(shape) << " (" << *numElements
+                       << " elements)";
+  if (std::optional<std::string> why =
+          checkLayoutForMemorySpace(layoutAttr.getLayout(), memorySpace))
+    return emitError() << *why;
+  return success();
+}
+
+int64_t BufferType::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t dim : getShape())
+    n *= dim;
+  return n;
+}
+
+BufferType BufferType::cloneWithLayout(LayoutAttrInterface layout) const {
+  return BufferType::get(getContext(), getShape(), getElementType(), layout,
+                         getMemorySpace());
+}
+
+BufferType BufferType::cloneWith(llvm::ArrayRef<int64_t> shape,
+                                 LayoutAttrInterface layout) const {
+  return BufferType::get(getContext(), shape, getElementType(), layout,
+                         getMemorySpace());
+}

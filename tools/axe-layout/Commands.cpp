@@ -1,0 +1,628 @@
+//===- Commands.cpp - The subcommands of axe-layout ----------------------===//
+
+#include "Driver.h"
+
+#include "axe/Layout/Algebra.h"
+#include "axe/Layout/SwizzleAlgebra.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+using namespace axe;
+using namespace axe::tool;
+
+/// The most placements apply lists, and the largest layouts equiv enumerates:
+/// beyond this the output is unreadable and the run slow.
+static constexpr int64_t kEnumerationLimit = int64_t(1) << 20;
+
+Answer tool::layoutAnswer(std::string layout) {
+  Answer answer;
+  answer.text = layout + "\n";
+  answer.json = [layout](llvm::json::OStream &o) {
+    o.attribute("layout", layout);
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// "(2, 9)".
+static std::string coordText(llvm::ArrayRef<int64_t> coord) {
+  std::string out = "(";
+  for (auto [i, v] : llvm::enumerate(coord))
+    out += (i ? ", " : "") + std::to_string(v);
+  return out + ")";
+}
+
+static void writeIntArray(llvm::json::OStream &o, llvm::ArrayRef<int64_t> v) {
+  o.array([&] {
+    for (int64_t x : v)
+      o.value(x);
+  });
+}
+
+/// An image with every axis of the layout present (0 included), so that
+/// scripts can index it without defaults.
+static std::string imageText(const Coord &c, llvm::ArrayRef<std::string> axes) {
+  std::string out = "{";
+  for (auto [i, axis] : llvm::enumerate(axes))
+    out += (i ? ", " : "") + axis + ": " + std::to_string(c.get(axis));
+  return out + "}";
+}
+
+static void writeImage(llvm::json::OStream &o, const Coord &c,
+                       llvm::ArrayRef<std::string> axes) {
+  o.object([&] {
+    for (const std::string &axis : axes)
+      o.attribute(axis, c.get(axis));
+  });
+}
+
+/// A tile layout with the swizzle of `like` (if any) put back on top; used
+/// by operations that act on the tile part only.
+static Layout reswizzle(const Layout &like, TileLayout tile) {
+  if (like.isSwizzled())
+    return Layout(*like.swizzle(), std::move(tile));
+  return Layout(std::move(tile));
+}
+
+/// The layout answer of an operation result: canonical unless --raw.
+static Answer resultAnswer(const Invocation &inv, const Layout &layout) {
+  return layoutAnswer(inv.has("--raw") ? layout.str()
+                                       : canonicalize(layout).str());
+}
+
+//===----------------------------------------------------------------------===//
+// canon
+//===----------------------------------------------------------------------===//
+
+static Result<Answer> runCanon(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Layout canon = canonicalize(*layout);
+  if (!inv.has("--target"))
+    return layoutAnswer(canon.str());
+  Result<Layout> fused = fuseForTarget(canon, inv.get("--target"));
+  if (!fused)
+    return fused.takeFailure();
+  return layoutAnswer(fused->str());
+}
+
+//===----------------------------------------------------------------------===//
+// apply
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ApplyEntry {
+  Shape coord;
+  llvm::SmallVector<Coord, 4> images;
+};
+} // namespace
+
+static Answer applyAnswer(Shape shape, std::vector<ApplyEntry> entries,
+                          std::vector<std::string> axes) {
+  Answer answer;
+  for (const ApplyEntry &e : entries) {
+    answer.text += coordText(e.coord) + " ->";
+    for (const Coord &c : e.images)
+      answer.text += " " + imageText(c, axes);
+    answer.text += "\n";
+  }
+  answer.json = [shape = std::move(shape), entries = std::move(entries),
+                 axes = std::move(axes)](llvm::json::OStream &o) {
+    o.attributeBegin("shape");
+    writeIntArray(o, shape);
+    o.attributeEnd();
+    o.attributeArray("entries", [&] {
+      for (const ApplyEntry &e : entries)
+        o.object([&] {
+          o.attributeBegin("coord");
+          writeIntArray(o, e.coord);
+          o.attributeEnd();
+          o.attributeArray("images", [&] {
+            for (const Coord &c : e.images)
+              writeImage(o, c, axes);
+          });
+        });
+    });
+  };
+  return answer;
+}
+
+static Result<Answer> runApply(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Result<Shape> shape =
+      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  if (!shape)
+    return shape.takeFailure();
+  int64_t first = 0, count = layout->size();
+  if (inv.has("--at")) {
+    Result<Shape> at = parseIntList(inv.get("--at"), "--at");
+    if (!at)
+      return at.takeFailure();
+    Result<int64_t> flat = flattenCoord(*at, *shape);
+    if (!flat)
+      return fail("--at " + coordText(*at) + ": " + flat.message());
+    first = *flat;
+    count = 1;
+  }
+  Result<int64_t> total =
+      checkEnumerable(layout->tile(), count, kEnumerationLimit, "the request");
+  if (!total)
+    return fail(total.message() + " to list; narrow it with --at");
+  auto axesVec = layout->tile().axes();
+  std::vector<std::string> axes(axesVec.begin(), axesVec.end());
+  std::vector<ApplyEntry> entries;
+  for (int64_t f = first; f < first + count; ++f) {
+    entries.push_back({unflattenIndex(f, *shape), layout->apply(f)});
+    sortPlacements(entries.back().images, axes);
+  }
+  return applyAnswer(*shape, std::move(entries), std::move(axes));
+}
+
+//===----------------------------------------------------------------------===//
+// inverse
+//===----------------------------------------------------------------------===//
+
+static Result<Answer> runInverse(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Result<Shape> shape =
+      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  if (!shape)
+    return shape.takeFailure();
+  Result<Coord> at = parseCoord(inv.get("--at"), "--at");
+  if (!at)
+    return at.takeFailure();
+  Result<int64_t> flat = layout->inverse(*at);
+  if (!flat)
+    return flat.takeFailure();
+  Shape coord = unflattenIndex(*flat, *shape);
+  Answer answer;
+  answer.text = coordText(coord) + "\n";
+  answer.json = [coord](llvm::json::OStream &o) {
+    o.attributeBegin("coord");
+    writeIntArray(o, coord);
+    o.attributeEnd();
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// span
+//===----------------------------------------------------------------------===//
+
+static Result<Answer> runSpan(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  std::vector<std::pair<std::string, int64_t>> spans;
+  for (const std::string &axis : layout->tile().axes())
+    spans.push_back({axis, layout->tile().span(axis)});
+  Answer answer;
+  for (const auto &[axis, span] : spans)
+    answer.text += axis + ": " + std::to_string(span) + "\n";
+  answer.json = [spans](llvm::json::OStream &o) {
+    o.attributeObject("span", [&] {
+      for (const auto &[axis, span] : spans)
+        o.attribute(axis, span);
+    });
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// group
+//===----------------------------------------------------------------------===//
+
+static Result<Answer> runGroup(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Result<Shape> shape = parseShape(inv.get("--shape"), "--shape");
+  if (!shape)
+    return shape.takeFailure();
+  Result<GroupedLayout> grouped = group(layout->tile(), *shape);
+  if (!grouped)
+    return grouped.takeFailure();
+  std::string text = reswizzle(*layout, grouped->layout).str();
+  std::vector<std::string> blocks;
+  for (unsigned d = 0; d < shape->size(); ++d) {
+    // The block's iters come from a valid layout, so this cannot fail.
+    Result<TileLayout> block = TileLayout::create(IterList(grouped->block(d)));
+    blocks.push_back(block ? block->str() : "?");
+  }
+  Answer answer;
+  answer.text = text + "\nblocks: " + llvm::join(blocks, " | ") + "\n";
+  answer.json = [text, blocks](llvm::json::OStream &o) {
+    o.attribute("layout", text);
+    o.attributeArray("blocks", [&] {
+      for (const std::string &b : blocks)
+        o.value(b);
+    });
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// tile, tile-of, direct-sum
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Two layouts with the shapes they admit, as tile and direct-sum take them.
+struct LayoutPair {
+  Layout first, second;
+  Shape firstShape, secondShape;
+};
+} // namespace
+
+static Result<LayoutPair> parsePair(const Invocation &inv,
+                                    llvm::StringRef firstName,
+                                    llvm::StringRef firstShape,
+                                    llvm::StringRef secondName,
+                                    llvm::StringRef secondShape) {
+  Result<Layout> a = parseLayoutArg(inv.positionals[0], firstName);
+  if (!a)
+    return a.takeFailure();
+  Result<Layout> b = parseLayoutArg(inv.positionals[1], secondName);
+  if (!b)
+    return b.takeFailure();
+  Result<Shape> sa = admittedShape(inv, firstShape, a->tile(), firstName);
+  if (!sa)
+    return sa.takeFailure();
+  Result<Shape> sb = admittedShape(inv, secondShape, b->tile(), secondName);
+  if (!sb)
+    return sb.takeFailure();
+  return LayoutPair{*a, *b, *sa, *sb};
+}
+
+/// Fails when `layout` (argument `what`) is swizzled where `role` cannot be.
+static Result<bool> requireUnswizzled(const Invocation &inv,
+                                      const Layout &layout,
+                                      llvm::StringRef what,
+                                      llvm::StringRef role) {
+  if (!layout.isSwizzled())
+    return true;
+  return fail((inv.command + ": " + what + " is swizzled, but " + role +
+               " must be a plain tile layout")
+                  .str());
+}
+
+static Result<Answer> runTile(const Invocation &inv) {
+  Result<LayoutPair> p =
+      parsePair(inv, "INNER", "--inner-shape", "OUTER", "--outer-shape");
+  if (!p)
+    return p.takeFailure();
+  if (Result<bool> ok =
+          requireUnswizzled(inv, p->second, "OUTER", "the grid of tiles");
+      !ok)
+    return ok.takeFailure();
+  // A swizzled atom is tiled copy by copy (SwizzleAlgebra.h).
+  Result<Layout> out = tileSwizzledAtom(p->first, p->firstShape,
+                                        p->second.tile(), p->secondShape);
+  if (!out)
+    return out.takeFailure();
+  return resultAnswer(inv, *out);
+}
+
+static Result<Answer> runTileOf(const Invocation &inv) {
+  bool recoverInner = inv.has("--outer-shape");
+  if (recoverInner == inv.has("--inner-shape"))
+    return fail("tile-of takes exactly one of --inner-shape (the second "
+                "layout is the tile; prints the outer layout) and "
+                "--outer-shape (the second layout is the grid; prints the "
+                "inner layout)");
+  llvm::StringRef given = recoverInner ? "OUTER" : "INNER";
+  Result<LayoutPair> p =
+      parsePair(inv, "LAYOUT", "--shape", given,
+                recoverInner ? "--outer-shape" : "--inner-shape");
+  if (!p)
+    return p.takeFailure();
+  if (!recoverInner) {
+    Result<TileLayout> outer =
+        swizzledTileOf(p->first, p->firstShape, p->second, p->secondShape);
+    if (!outer)
+      return outer.takeFailure();
+    return resultAnswer(inv, *outer);
+  }
+  for (auto [layout, what] :
+       {std::pair(&p->first, "LAYOUT"), std::pair(&p->second, "OUTER")})
+    if (Result<bool> ok =
+            requireUnswizzled(inv, *layout, what, "with --outer-shape, it");
+        !ok)
+      return ok.takeFailure();
+  Result<TileLayout> inner = tileOfOuter(p->first.tile(), p->firstShape,
+                                         p->second.tile(), p->secondShape);
+  if (!inner)
+    return inner.takeFailure();
+  return resultAnswer(inv, *inner);
+}
+
+static Result<Answer> runDirectSum(const Invocation &inv) {
+  Result<LayoutPair> p = parsePair(inv, "A", "--a-shape", "B", "--b-shape");
+  if (!p)
+    return p.takeFailure();
+  for (auto [layout, what] :
+       {std::pair(&p->first, "A"), std::pair(&p->second, "B")})
+    if (Result<bool> ok = requireUnswizzled(inv, *layout, what, what); !ok)
+      return ok.takeFailure();
+  Result<TileLayout> out = directSum(p->first.tile(), p->firstShape,
+                                     p->second.tile(), p->secondShape);
+  if (!out)
+    return out.takeFailure();
+  return resultAnswer(inv, *out);
+}
+
+//===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Region {
+  llvm::SmallVector<SliceStart, 4> starts;
+  Shape lengths;
+  bool allKnown = true;
+};
+} // namespace
+
+/// One dim of --region: "LO:HI", "LO:+LEN", or "NAME*ALIGN:+LEN" for a start
+/// known only to be a multiple of ALIGN (a loop variable).
+static Result<std::pair<SliceStart, int64_t>>
+parseRegionDim(llvm::StringRef text, int64_t extent, unsigned dim) {
+  std::string where = "--region dim " + std::to_string(dim);
+  auto [lo, hi] = text.split(':');
+  if (!text.contains(':'))
+    return fail(where + ": expected LO:HI, LO:+LEN or k*ALIGN:+LEN, got '" +
+                text.str() + "'");
+  lo = lo.trim();
+  hi = hi.trim();
+  SliceStart start;
+  if (lo.contains('*')) {
+    Result<int64_t> align = parseInt(lo.split('*').second, where);
+    if (!align)
+      return align.takeFailure();
+    if (*align < 1)
+      return fail(where + ": alignment must be >= 1");
+    start = SliceStart::aligned(*align);
+  } else {
+    Result<int64_t> v = parseInt(lo, where);
+    if (!v)
+      return v.takeFailure();
+    start = SliceStart::constant(*v);
+  }
+  bool relative = hi.consume_front("+");
+  if (!start.known && !relative)
+    return fail(where + ": a start known by its alignment needs a length "
+                        "(k*ALIGN:+LEN)");
+  Result<int64_t> end = parseInt(hi, where);
+  if (!end)
+    return end.takeFailure();
+  int64_t length = relative ? *end : *end - start.value;
+  if (relative ? *end < 1 : *end <= start.value)
+    return fail(where + ": the region is empty");
+  if (start.known && (start.value < 0 || length > extent - start.value))
+    return fail(where + ": [" + std::to_string(start.value) + ", " +
+                std::to_string(start.value) + "+" + std::to_string(length) +
+                ") is not inside [0, " + std::to_string(extent) + ")");
+  if (length > extent)
+    return fail(where + ": length " + std::to_string(length) +
+                " exceeds the extent " + std::to_string(extent));
+  return std::make_pair(start, length);
+}
+
+static Result<Region> parseRegion(llvm::StringRef text,
+                                  llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',');
+  if (parts.size() != shape.size())
+    return fail("--region has " + std::to_string(parts.size()) +
+                " dims but --shape has " + std::to_string(shape.size()));
+  Region region;
+  for (auto [d, part] : llvm::enumerate(parts)) {
+    auto dim = parseRegionDim(part, shape[d], d);
+    if (!dim)
+      return dim.takeFailure();
+    region.starts.push_back(dim->first);
+    region.lengths.push_back(dim->second);
+    region.allKnown &= dim->first.known;
+  }
+  return region;
+}
+
+static Result<Answer> runSlice(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Result<Shape> shape = parseShape(inv.get("--shape"), "--shape");
+  if (!shape)
+    return shape.takeFailure();
+  if (!layout->admits(*shape))
+    return fail("shape " + shapeStr(*shape) + " has " +
+                std::to_string(*shapeSize(*shape)) +
+                " elements but the layout has " +
+                std::to_string(layout->size()));
+  Result<Region> region = parseRegion(inv.get("--region"), *shape);
+  if (!region)
+    return region.takeFailure();
+  // A swizzle acts after the tile layout, so slicing the tile part and
+  // keeping the swizzle gives L'(y) = SW(T(lo + y)).
+  Result<TileLayout> out =
+      slice(layout->tile(), *shape, region->starts, region->lengths);
+  if (!out)
+    return out.takeFailure();
+  Answer answer = resultAnswer(inv, reswizzle(*layout, *out));
+  for (auto [d, start] : llvm::enumerate(region->starts))
+    if (!start.known)
+      answer.text += "note: at run time, add the placement of the start of "
+                     "dim " +
+                     std::to_string(d) + " (a multiple of " +
+                     std::to_string(start.alignment) + ")\n";
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// equiv
+//===----------------------------------------------------------------------===//
+
+/// Decides equality of two composed maps by listing them; used only when a
+/// swizzle makes the tile-level test inapplicable.
+static Result<bool> equivalentByEnumeration(const Layout &a, const Layout &b) {
+  for (const Layout *l : {&a, &b}) {
+    Result<int64_t> n =
+        checkEnumerable(l->tile(), l->size(), kEnumerationLimit, "a layout");
+    if (!n)
+      return fail("cannot decide: " + n.message());
+  }
+  for (int64_t f = 0; f < a.size(); ++f) {
+    auto ia = a.apply(f), ib = b.apply(f);
+    if (std::set<Coord>(ia.begin(), ia.end()) !=
+        std::set<Coord>(ib.begin(), ib.end()))
+      return false;
+  }
+  return true;
+}
+
+static Result<Answer> runEquiv(const Invocation &inv) {
+  Result<Layout> a = parseLayoutArg(inv.positionals[0], "A");
+  if (!a)
+    return a.takeFailure();
+  Result<Layout> b = parseLayoutArg(inv.positionals[1], "B");
+  if (!b)
+    return b.takeFailure();
+  Result<bool> same = false;
+  if (a->size() != b->size())
+    same = false; // Different domains: never the same map.
+  else if (a->swizzle() == b->swizzle())
+    // The swizzle is a bijection of coordinates, so equal swizzles leave
+    // the question to the tile layouts.
+    same = equivalent(a->tile(), b->tile());
+  else
+    same = equivalentByEnumeration(canonicalize(*a), canonicalize(*b));
+  if (!same)
+    return same.takeFailure();
+  bool result = *same;
+  Answer answer;
+  answer.text = result ? "equivalent\n" : "not equivalent\n";
+  answer.json = [result](llvm::json::OStream &o) {
+    o.attribute("equivalent", result);
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// show
+//===----------------------------------------------------------------------===//
+
+static Result<Answer> runShow(const Invocation &inv) {
+  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+  if (!layout)
+    return layout.takeFailure();
+  Result<Shape> shape =
+      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  if (!shape)
+    return shape.takeFailure();
+  SvgOptions options;
+  if (inv.has("--dtype")) {
+    Result<int> bytes = dtypeBytes(inv.get("--dtype"));
+    if (!bytes)
+      return bytes.takeFailure();
+    options.elemBytes = *bytes;
+    options.dtype = inv.get("--dtype").str();
+  }
+  if (inv.has("--color"))
+    options.color = inv.get("--color").str();
+  std::string summary;
+  Result<std::string> svg = renderSvg(*layout, *shape, options, &summary);
+  if (!svg)
+    return svg.takeFailure();
+  std::string path = inv.get("-o").str();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  os << *svg;
+  os.close();
+  if (os.has_error()) {
+    os.clear_error();
+    return fail("cannot write '" + path + "'");
+  }
+  Answer answer;
+  answer.text = "wrote " + path + " (" + summary + ")\n";
+  answer.json = [path, summary](llvm::json::OStream &o) {
+    o.attribute("svg", path);
+    o.attribute("summary", summary);
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+const std::vector<CommandSpec> &tool::commands() {
+  static const std::vector<CommandSpec> table = {
+      {"canon",
+       "canon LAYOUT [--target sm_80|sm_90|sm_100a]",
+       1,
+       {},
+       {"--target"},
+       runCanon},
+      {"apply",
+       "apply LAYOUT --shape 8x16 [--at 2,9]",
+       1,
+       {},
+       {"--shape", "--at"},
+       runApply},
+      {"inverse",
+       "inverse LAYOUT --shape 8x16 --at laneid=8,warpid=6,m=1",
+       1,
+       {"--at"},
+       {"--shape"},
+       runInverse},
+      {"span", "span LAYOUT", 1, {}, {}, runSpan},
+      {"group", "group LAYOUT --shape 6x5", 1, {"--shape"}, {}, runGroup},
+      {"tile",
+       "tile INNER OUTER --inner-shape 2x4 --outer-shape 8x8 [--raw]",
+       2,
+       {"--inner-shape", "--outer-shape"},
+       {"--raw"},
+       runTile},
+      {"tile-of",
+       "tile-of LAYOUT INNER --shape 16x32 --inner-shape 2x4 [--raw]\n"
+       "  tile-of LAYOUT OUTER --shape 16x32 --outer-shape 8x8 [--raw]",
+       2,
+       {"--shape"},
+       {"--inner-shape", "--outer-shape", "--raw"},
+       runTileOf},
+      {"slice",
+       "slice LAYOUT --shape 128x128 --region 0:128,32:96 [--raw]",
+       1,
+       {"--shape", "--region"},
+       {"--raw"},
+       runSlice},
+      {"direct-sum",
+       "direct-sum A B --a-shape 2x2 --b-shape 2x2 [--raw]",
+       2,
+       {"--a-shape", "--b-shape"},
+       {"--raw"},
+       runDirectSum},
+      {"equiv", "equiv A B", 2, {}, {}, runEquiv},
+      {"show",
+       "show LAYOUT --shape 8x16 -o out.svg [--dtype f16] "
+       "[--color auto|owner|bank]",
+       1,
+       {"-o"},
+       {"--shape", "--dtype", "--color"},
+       runShow},
+  };
+  return table;
+}
