@@ -20,9 +20,9 @@ say() { printf '  # %s\n' "$*"; }
 run() {
   local shown="axe-layout"
   for a in "$@"; do
-    if [[ "$a" =~ ^[A-Za-z0-9_.,:/=+*-]+$ ]]; then shown+=" $a"; else shown+=" '$a'"; fi
+    if [[ "$a" =~ ^[A-Za-z0-9_.,:/=+-]+$ ]]; then shown+=" $a"; else shown+=" '$a'"; fi
   done
-  printf '$ %s\n' "${shown//$out/build/demo}"
+  printf '$ %s\n' "$shown"
   "$axe" "$@"
 }
 
@@ -65,6 +65,12 @@ run slice 'S[(128,2,64):(64,8192,1)]' --shape 128x128 --region 'k*32:+32,0:128'
 section "Swizzle: the 128-byte swizzle on an (8, 64) f16 tile"
 say "(i, j) -> 64i + 8((j div 8) xor i) + j mod 8, so column 0 spreads over banks."
 run apply 'SW(3, 3, 3) o S[(8, 64) : (64, 1)]' --shape 8x64 --at 1,0
+say "Column 0, row by row: address and bank (2 bytes * address / 4 mod 32):"
+for i in 0 1 2 3 4 5 6 7; do
+  m=$("$axe" apply 'SW(3, 3, 3) o S[(8, 64) : (64, 1)]' --shape 8x64 --at "$i,0" --json |
+    sed 's/.*"m":\([0-9-]*\).*/\1/')
+  printf '  (%d, 0) -> m %3d, bank %2d\n' "$i" "$m" $(((2 * m / 4) % 32))
+done
 run equiv 'SW(3, 3, 3) o S[(8, 64) : (64, 1)]' 'S[512 : 1]'
 
 section "Pictures"

@@ -43,8 +43,12 @@ std::string iterStr(const Iter &it) {
 
 std::string regionStr(unsigned dim, const SliceStart &start, int64_t len) {
   std::string d = "dim " + num(dim) + " ";
+  int64_t end;
+  if (start.known && addOverflows(start.value, len, end))
+    return d + "[" + num(start.value) + ", " + num(start.value) + " + " +
+           num(len) + ")";
   if (start.known)
-    return d + "[" + num(start.value) + ", " + num(start.value + len) + ")";
+    return d + "[" + num(start.value) + ", " + num(end) + ")";
   return d + "[s, s + " + num(len) + ") with s a multiple of " +
          num(start.alignment);
 }
@@ -83,8 +87,7 @@ Peeled peel(llvm::ArrayRef<Iter> block, int64_t len, Fn zeroDigit) {
   Peeled p;
   p.rem = len;
   int i = int(block.size()) - 1;
-  while (p.rem > 1 && i >= 0 && p.rem % block[i].extent == 0 &&
-         zeroDigit(i)) {
+  while (p.rem > 1 && i >= 0 && p.rem % block[i].extent == 0 && zeroDigit(i)) {
     if (block[i].extent > 1)
       p.iters.insert(p.iters.begin(), block[i]);
     p.rem /= block[i].extent;
@@ -101,16 +104,15 @@ IterList withLeading(llvm::ArrayRef<Iter> lead, const IterList &rest) {
   return out;
 }
 
-/// What would make a wrapping region fit, for a failure message.
+/// What would make a region that wraps at an unaligned start (digit u > 0
+/// of an iter of extent e) fit, for a failure message.
 std::string knownStartHint(int64_t e, int64_t u, int64_t place, int64_t rem) {
-  std::string hint;
-  if (rem <= e)
-    hint = "align the start to " + num(e * place);
-  else if (rem % e == 0)
-    hint = "align the start to " + num(e * place) + " to walk the iter whole";
-  else
-    hint = "use a length that is a multiple of " + num(e * place) +
-           " or at most " + num(e * place);
+  std::string whole = num(e * place);
+  std::string hint = rem <= e || rem % e == 0
+                         ? "align the start to " + whole
+                         : "align the start to " + whole +
+                               " and use a length that is a multiple of " +
+                               whole + " or at most " + whole;
   return hint + ", or use a length of at most " + num((e - u) * place);
 }
 
@@ -160,15 +162,22 @@ Result<DimSlice> sliceKnown(llvm::ArrayRef<Iter> block, unsigned dim,
     if (!step.empty())
       outer = {2, step.entries().begin()->second,
                step.entries().begin()->first};
-    out.iters = withLeading({outer, Iter{half, piv.stride, piv.axis}},
-                            out.iters);
+    out.iters =
+        withLeading({outer, Iter{half, piv.stride, piv.axis}}, out.iters);
     return out;
   }
+  // Here u == 0 means the length overruns: had it been a whole number of
+  // wraps, the pivot would have been peeled.
+  if (u == 0)
+    return fail("slice of " + region + " walks " + num(p.rem * p.place) +
+                " elements across an iter of extent " + num(e) + " " +
+                iterStr(piv) + " (place " + num(p.place) +
+                "): more than one wrap, but not a whole number of wraps; use "
+                "a length that is a multiple of " +
+                num(e * p.place) + " or at most " + num(e * p.place));
   return fail("slice of " + region + " crosses a wrap of an iter of extent " +
               num(e) + " " + iterStr(piv) + " at an unaligned start (digit " +
-              num(u) + ", " + num(p.rem * p.place) +
-              " elements left to walk); " +
-              knownStartHint(e, u, p.place, p.rem));
+              num(u) + "); " + knownStartHint(e, u, p.place, p.rem));
 }
 
 /// (j * a) mod e without overflow.
@@ -309,8 +318,7 @@ Result<DimSlice> sliceDim(llvm::ArrayRef<Iter> block, int64_t dimSize,
             workingAlignment(block, dimSize, why.nextAlignment, len))
       return fail(message + "; align the start to " + num(*a));
   if (len <= dimSize && dimSize % len == 0 && len != start.alignment)
-    if (std::optional<int64_t> a =
-            workingAlignment(block, dimSize, len, len))
+    if (std::optional<int64_t> a = workingAlignment(block, dimSize, len, len))
       return fail(message + "; align the start to " + num(*a));
   return fail(message + "; no alignment of the start avoids it");
 }
@@ -339,8 +347,8 @@ std::optional<Failure> checkRegion(const TileLayout &layout,
       return fail("slice: " + regionStr(d, s, len) +
                   " is outside the dim's range [0, " + num(shape[d]) + ")");
     if (!s.known && s.alignment < 1)
-      return fail("slice: the start of dim " + num(d) +
-                  " has alignment " + num(s.alignment) + "; it must be >= 1");
+      return fail("slice: the start of dim " + num(d) + " has alignment " +
+                  num(s.alignment) + "; it must be >= 1");
   }
   return std::nullopt;
 }
@@ -361,8 +369,7 @@ Result<TileLayout> sliceGrouped(const GroupedLayout &g,
     for (const auto &[axis, v] : s->offset.entries()) {
       int64_t sum;
       if (addOverflows(offset.get(axis), v, sum))
-        return fail("slice: the offset on axis '" + axis +
-                    "' overflows int64");
+        return fail("slice: the offset on axis '" + axis + "' overflows int64");
       offset.set(axis, sum);
     }
   }
@@ -393,8 +400,8 @@ Result<TileLayout> axe::slice(const TileLayout &layout,
     Result<GroupedLayout> g = group(*form, shape);
     if (!g) {
       if (!first)
-        first = fail("slice: the layout does not group by " +
-                     shapeStr(shape) + ": " + g.message());
+        first = fail("slice: the layout does not group by " + shapeStr(shape) +
+                     ": " + g.message());
       continue;
     }
     Result<TileLayout> out = sliceGrouped(*g, shape, starts, lengths);

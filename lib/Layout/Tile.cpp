@@ -27,6 +27,7 @@ enum class Mode { Tile, DirectSum };
 /// Above this many elements, a block's digit map is not enumerated.
 constexpr int64_t kBlockEnumerationLimit = int64_t(1) << 16;
 
+/// "(8 : 65)" for one iter, "(8, 2) : (64, 1@laneid)" for several.
 std::string itersStr(llvm::ArrayRef<Iter> iters) {
   if (iters.empty())
     return "()";
@@ -37,10 +38,14 @@ std::string itersStr(llvm::ArrayRef<Iter> iters) {
     if (it.axis != kDefaultAxis)
       strides += "@" + it.axis;
   }
-  return "(" + extents + "):(" + strides + ")";
+  if (iters.size() == 1)
+    return "(" + extents + " : " + strides + ")";
+  return "(" + extents + ") : (" + strides + ")";
 }
 
-std::string iterStr(const Iter &it) { return itersStr(llvm::ArrayRef<Iter>(it)); }
+std::string iterStr(const Iter &it) {
+  return itersStr(llvm::ArrayRef<Iter>(it));
+}
 
 /// A layout and the shape it is read with, for argument checks.
 struct Operand {
@@ -127,8 +132,8 @@ Result<TileLayout> combine(Mode mode, llvm::StringRef op, Operand inner,
   auto scaled = [&](const Iter &it) {
     return scaleIter(it, scaleFactor(mode, inner.layout, it.axis));
   };
-  IterList shard, replica(gi->layout.replica().begin(),
-                          gi->layout.replica().end());
+  IterList shard,
+      replica(gi->layout.replica().begin(), gi->layout.replica().end());
   for (unsigned d = 0; d < inner.shape.size(); ++d) {
     for (const Iter &it : go->block(d)) {
       Result<Iter> s = scaled(it);
@@ -216,8 +221,7 @@ bool removeWalk(IterList &rest, const Iter &part) {
       w = {q, outerStride, w.axis};
       return true;
     }
-    if (!mulOverflows(q, w.stride, outerStride) &&
-        outerStride == part.stride) {
+    if (!mulOverflows(q, w.stride, outerStride) && outerStride == part.stride) {
       w = {q, w.stride, w.axis};
       return true;
     }
@@ -243,27 +247,67 @@ std::optional<IterList> subtractReplicas(llvm::ArrayRef<Iter> whole,
 /// has the map of `layout`. When equivalent() cannot decide (replica sets
 /// too large to enumerate), falls back to a sufficient structural test:
 /// equal digit maps block by block and equal canonical replicas and offset.
-std::optional<Failure> confirm(llvm::StringRef op, const TileLayout &rebuilt,
+std::optional<Failure> confirm(const TileLayout &rebuilt,
                                const TileLayout &layout,
                                llvm::ArrayRef<int64_t> interleaved) {
   Result<bool> same = equivalent(rebuilt, layout);
   if (same && *same)
     return std::nullopt;
   if (same)
-    return fail(op.str() + ": the recovered operand rebuilds " +
-                rebuilt.str() + ", whose map differs from the layout's");
+    return fail("the recovered operand rebuilds " + rebuilt.str() +
+                ", whose map differs from the layout's");
   TileLayout cr = canonicalize(rebuilt), cl = canonicalize(layout);
   Result<GroupedLayout> gr = group(cr, interleaved);
   Result<GroupedLayout> gl = group(cl, interleaved);
-  bool structural = gr && gl && cr.replica() == cl.replica() &&
-                    cr.offset() == cl.offset();
+  bool structural =
+      gr && gl && cr.replica() == cl.replica() && cr.offset() == cl.offset();
   for (unsigned b = 0; structural && b < interleaved.size(); ++b)
     structural = sameDigitMap(gr->block(b), gl->block(b));
   if (structural)
     return std::nullopt;
-  return fail(op.str() + ": cannot confirm that the recovered operand "
-                         "rebuilds the layout: " +
+  return fail("cannot confirm that the recovered operand rebuilds the "
+              "layout: " +
               same.message());
+}
+
+/// Rebuilds the layout from both operands and confirms its map.
+std::optional<Failure> confirmRebuild(Mode mode, const TileLayout &inner,
+                                      llvm::ArrayRef<int64_t> innerShape,
+                                      const TileLayout &outer,
+                                      llvm::ArrayRef<int64_t> outerShape,
+                                      const TileLayout &layout) {
+  Result<TileLayout> rebuilt =
+      mode == Mode::Tile ? tile(inner, innerShape, outer, outerShape)
+                         : directSum(inner, innerShape, outer, outerShape);
+  if (!rebuilt)
+    return rebuilt.takeFailure();
+  return confirm(*rebuilt, layout, interleave(outerShape, innerShape));
+}
+
+/// The given layout grouped by the interleaved shape, and the known operand
+/// grouped by its own shape.
+struct InverseGroups {
+  GroupedLayout whole;
+  GroupedLayout known;
+};
+
+Result<InverseGroups> groupForInverse(const TileLayout &layout,
+                                      const TileLayout &known,
+                                      llvm::ArrayRef<int64_t> knownShape,
+                                      const char *knownRole,
+                                      llvm::ArrayRef<int64_t> outerShape,
+                                      llvm::ArrayRef<int64_t> innerShape) {
+  Shape interleaved = interleave(outerShape, innerShape);
+  Result<GroupedLayout> gl = group(layout, interleaved);
+  if (!gl)
+    return fail("the layout does not group by the interleaved shape " +
+                shapeStr(interleaved) + " (outer " + shapeStr(outerShape) +
+                ", inner " + shapeStr(innerShape) + "): " + gl.message());
+  Result<GroupedLayout> gk = group(known, knownShape);
+  if (!gk)
+    return fail(std::string("the ") + knownRole + " layout does not group by " +
+                shapeStr(knownShape) + ": " + gk.message());
+  return InverseGroups{*gl, *gk};
 }
 
 /// The other operand's shape: `shape` divided dim by dim by `part`.
@@ -310,78 +354,93 @@ std::string dimStr(unsigned d) { return "dim " + std::to_string(d); }
 // Recovering the outer operand (tile_of, direct_sum_outer_of)
 //===----------------------------------------------------------------------===//
 
+/// The outer shard: each dim's inner block must walk the inner layout's;
+/// its outer block, divided by the inner span, is the outer layout's.
+Result<IterList> outerShard(Mode mode, const InverseGroups &g,
+                            const TileLayout &inner, unsigned rank) {
+  IterList shard;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (!sameDigitMap(g.whole.block(2 * d + 1), g.known.block(d)))
+      return fail("within a tile, " + dimStr(d) + " of the layout walks " +
+                  itersStr(g.whole.block(2 * d + 1)) +
+                  " but the inner layout walks " + itersStr(g.known.block(d)));
+    for (const Iter &it : g.whole.block(2 * d)) {
+      int64_t f = scaleFactor(mode, inner, it.axis);
+      if (it.stride % f != 0)
+        return fail("across tiles, " + dimStr(d) + " steps by " + iterStr(it) +
+                    ", whose stride is not a multiple of the inner layout's "
+                    "span " +
+                    std::to_string(f) + " on axis '" + it.axis + "'");
+      shard.push_back({it.extent, it.stride / f, it.axis});
+    }
+  }
+  return shard;
+}
+
+/// The outer replicas: the layout's, less the inner layout's, unscaled.
+Result<IterList> outerReplicas(Mode mode, const InverseGroups &g,
+                               const TileLayout &inner) {
+  std::optional<IterList> rest =
+      subtractReplicas(g.whole.layout.replica(), g.known.layout.replica());
+  if (!rest)
+    return fail("the layout's replicas " + itersStr(g.whole.layout.replica()) +
+                " do not contain the inner layout's replicas " +
+                itersStr(g.known.layout.replica()));
+  IterList replica;
+  for (const Iter &it : *rest) {
+    int64_t f = scaleFactor(mode, inner, it.axis);
+    if (it.stride % f != 0)
+      return fail("replica " + iterStr(it) +
+                  " is neither the inner layout's nor a multiple of its "
+                  "span " +
+                  std::to_string(f) + " on axis '" + it.axis + "'");
+    replica.push_back({it.extent, it.stride / f, it.axis});
+  }
+  return replica;
+}
+
+/// The outer offset: (layout's - inner's) / inner span, axis by axis.
+Result<Coord> outerOffset(Mode mode, const InverseGroups &g,
+                          const TileLayout &inner) {
+  Coord diff = g.whole.layout.offset();
+  for (const auto &[axis, v] : g.known.layout.offset().entries())
+    if (v == INT64_MIN || !addChecked(diff, axis, -v))
+      return fail("the offsets differ by more than int64 holds");
+  Coord offset;
+  for (const auto &[axis, v] : diff.entries()) {
+    int64_t f = scaleFactor(mode, inner, axis);
+    if (v % f != 0)
+      return fail("the offset on axis '" + axis +
+                  "' exceeds the inner layout's by " + std::to_string(v) +
+                  ", not a multiple of its span " + std::to_string(f));
+    offset.set(axis, v / f);
+  }
+  return offset;
+}
+
 /// One attempt at B with layout == combine(inner, B), on given forms.
 Result<TileLayout> recoverOuterOnce(Mode mode, const TileLayout &layout,
                                     const TileLayout &inner,
                                     llvm::ArrayRef<int64_t> innerShape,
                                     llvm::ArrayRef<int64_t> outerShape) {
-  Shape interleaved = interleave(outerShape, innerShape);
-  Result<GroupedLayout> gl = group(layout, interleaved);
-  if (!gl)
-    return fail("the layout does not group by the interleaved shape " +
-                shapeStr(interleaved) + " (outer " + shapeStr(outerShape) +
-                ", inner " + shapeStr(innerShape) + "): " + gl.message());
-  Result<GroupedLayout> gi = group(inner, innerShape);
-  if (!gi)
-    return fail("the inner layout does not group by " + shapeStr(innerShape) +
-                ": " + gi.message());
-
-  IterList shard;
-  for (unsigned d = 0; d < innerShape.size(); ++d) {
-    if (!sameDigitMap(gl->block(2 * d + 1), gi->block(d)))
-      return fail("within a tile, " + dimStr(d) + " of the layout walks " +
-                  itersStr(gl->block(2 * d + 1)) +
-                  " but the inner layout walks " + itersStr(gi->block(d)));
-    for (const Iter &it : gl->block(2 * d)) {
-      int64_t f = scaleFactor(mode, inner, it.axis);
-      if (it.stride % f != 0)
-        return fail("across tiles, " + dimStr(d) + " steps by " +
-                    iterStr(it) + ", whose stride is not a multiple of the "
-                                  "inner layout's span " +
-                    std::to_string(f) + " on axis '" + it.axis + "'");
-      shard.push_back({it.extent, it.stride / f, it.axis});
-    }
-  }
-
-  std::optional<IterList> rest =
-      subtractReplicas(gl->layout.replica(), gi->layout.replica());
-  if (!rest)
-    return fail("the layout's replicas " + itersStr(gl->layout.replica()) +
-                " do not contain the inner layout's replicas " +
-                itersStr(gi->layout.replica()));
-  IterList replica;
-  for (const Iter &it : *rest) {
-    int64_t f = scaleFactor(mode, inner, it.axis);
-    if (it.stride % f != 0)
-      return fail("replica " + iterStr(it) + " is neither the inner layout's "
-                  "nor a multiple of its span " + std::to_string(f) +
-                  " on axis '" + it.axis + "'");
-    replica.push_back({it.extent, it.stride / f, it.axis});
-  }
-
-  Coord offset;
-  Coord diff = gl->layout.offset();
-  for (const auto &[axis, v] : gi->layout.offset().entries())
-    if (v == INT64_MIN || !addChecked(diff, axis, -v))
-      return fail("the offsets differ by more than int64 holds");
-  for (const auto &[axis, v] : diff.entries()) {
-    int64_t f = scaleFactor(mode, inner, axis);
-    if (v % f != 0)
-      return fail("the offset on axis '" + axis + "' exceeds the inner "
-                  "layout's by " + std::to_string(v) +
-                  ", not a multiple of its span " + std::to_string(f));
-    offset.set(axis, v / f);
-  }
-
-  Result<TileLayout> outer = TileLayout::create(shard, replica, offset);
+  Result<InverseGroups> g = groupForInverse(layout, inner, innerShape, "inner",
+                                            outerShape, innerShape);
+  if (!g)
+    return g.takeFailure();
+  Result<IterList> shard = outerShard(mode, *g, inner, innerShape.size());
+  if (!shard)
+    return shard.takeFailure();
+  Result<IterList> replica = outerReplicas(mode, *g, inner);
+  if (!replica)
+    return replica.takeFailure();
+  Result<Coord> offset = outerOffset(mode, *g, inner);
+  if (!offset)
+    return offset.takeFailure();
+  Result<TileLayout> outer = TileLayout::create(*shard, *replica, *offset);
   if (!outer)
     return outer.takeFailure();
-  Result<TileLayout> rebuilt =
-      mode == Mode::Tile ? tile(inner, innerShape, *outer, outerShape)
-                         : directSum(inner, innerShape, *outer, outerShape);
-  if (!rebuilt)
-    return rebuilt.takeFailure();
-  if (auto f = confirm("check", *rebuilt, layout, interleaved))
+  if (auto f =
+          confirmRebuild(mode, inner, innerShape, *outer, outerShape, layout))
     return *f;
   return outer;
 }
@@ -398,11 +457,10 @@ Result<TileLayout> recoverOuter(Mode mode, llvm::StringRef op,
   Result<Shape> outerShape = quotientShape(op, shape, innerShape, "inner");
   if (!outerShape)
     return outerShape.takeFailure();
-  return tryForms(op, layout, inner,
-                  [&](const TileLayout &l, const TileLayout &i) {
-                    return recoverOuterOnce(mode, l, i, innerShape,
-                                            *outerShape);
-                  });
+  return tryForms(
+      op, layout, inner, [&](const TileLayout &l, const TileLayout &i) {
+        return recoverOuterOnce(mode, l, i, innerShape, *outerShape);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -462,7 +520,8 @@ std::optional<int64_t> solveReplicaFactor(llvm::ArrayRef<Iter> innerShard,
                                           llvm::ArrayRef<Iter> layoutReplica,
                                           llvm::ArrayRef<Iter> outerReplica,
                                           llvm::StringRef axis) {
-  IterList mine = onAxis(layoutReplica, axis), theirs = onAxis(outerReplica, axis);
+  IterList mine = onAxis(layoutReplica, axis),
+           theirs = onAxis(outerReplica, axis);
   std::set<int64_t> candidates;
   for (const Iter &m : mine)
     for (const Iter &t : theirs)
@@ -485,101 +544,115 @@ std::optional<int64_t> solveReplicaFactor(llvm::ArrayRef<Iter> innerShard,
   return std::nullopt;
 }
 
+/// The inner shard (each dim's inner block), and the factors the outer
+/// blocks show; with a direct sum, the outer blocks must walk the outer
+/// layout's.
+Result<IterList> innerShard(Mode mode, const InverseGroups &g, unsigned rank,
+                            Factors &factors) {
+  IterList shard;
+  for (unsigned d = 0; d < rank; ++d) {
+    llvm::append_range(shard, g.whole.block(2 * d + 1));
+    if (mode == Mode::Tile) {
+      if (auto f =
+              readFactors(g.whole.block(2 * d), g.known.block(d), d, factors))
+        return *f;
+    } else if (!sameDigitMap(g.whole.block(2 * d), g.known.block(d))) {
+      return fail("across tiles, " + dimStr(d) + " of the layout walks " +
+                  itersStr(g.whole.block(2 * d)) +
+                  " but the outer layout walks " + itersStr(g.known.block(d)));
+    }
+  }
+  return shard;
+}
+
+/// The outer replicas scaled by the factors, solving for the factor of an
+/// axis that only the replicas show.
+Result<IterList> scaledOuterReplicas(Mode mode, const InverseGroups &g,
+                                     llvm::ArrayRef<Iter> shard,
+                                     Factors &factors) {
+  IterList scaled;
+  for (const Iter &it : g.known.layout.replica()) {
+    if (trivialReplica(it))
+      continue;
+    int64_t f = 1;
+    if (mode == Mode::Tile) {
+      auto known = factors.find(it.axis);
+      std::optional<int64_t> solved =
+          known != factors.end()
+              ? std::optional<int64_t>(known->second)
+              : solveReplicaFactor(shard, g.whole.layout.replica(),
+                                   g.known.layout.replica(), it.axis);
+      if (!solved)
+        return fail("the layout's replicas " +
+                    itersStr(g.whole.layout.replica()) + " on axis '" +
+                    it.axis +
+                    "' hold no copy of the outer layout's replicas scaled by "
+                    "a consistent inner span");
+      f = factors[it.axis] = *solved;
+    }
+    Result<Iter> s = scaleIter(it, f);
+    if (!s)
+      return s.takeFailure();
+    scaled.push_back(*s);
+  }
+  return scaled;
+}
+
+/// The inner layout without its offset; checks that its span is the factor
+/// the layout scales each axis by.
+Result<TileLayout> innerWithoutOffset(Mode mode, const InverseGroups &g,
+                                      const IterList &shard, Factors &factors) {
+  Result<IterList> scaled = scaledOuterReplicas(mode, g, shard, factors);
+  if (!scaled)
+    return scaled.takeFailure();
+  std::optional<IterList> replica =
+      subtractReplicas(g.whole.layout.replica(), *scaled);
+  if (!replica)
+    return fail("the layout's replicas " + itersStr(g.whole.layout.replica()) +
+                " do not contain the outer layout's replicas, scaled: " +
+                itersStr(*scaled));
+  Result<TileLayout> partial = TileLayout::create(shard, *replica);
+  if (!partial)
+    return partial.takeFailure();
+  for (const auto &[axis, f] : factors)
+    if (partial->span(axis) != f)
+      return fail("across tiles the layout scales axis '" + axis + "' by " +
+                  std::to_string(f) +
+                  ", but the inner layout it leaves spans " +
+                  std::to_string(partial->span(axis)) + " on that axis");
+  return partial;
+}
+
 /// One attempt at A with layout == combine(A, outer), on given forms.
 Result<TileLayout> recoverInnerOnce(Mode mode, const TileLayout &layout,
                                     const TileLayout &outer,
                                     llvm::ArrayRef<int64_t> outerShape,
                                     llvm::ArrayRef<int64_t> innerShape) {
-  Shape interleaved = interleave(outerShape, innerShape);
-  Result<GroupedLayout> gl = group(layout, interleaved);
-  if (!gl)
-    return fail("the layout does not group by the interleaved shape " +
-                shapeStr(interleaved) + " (outer " + shapeStr(outerShape) +
-                ", inner " + shapeStr(innerShape) + "): " + gl.message());
-  Result<GroupedLayout> go = group(outer, outerShape);
-  if (!go)
-    return fail("the outer layout does not group by " +
-                shapeStr(outerShape) + ": " + go.message());
-
-  IterList shard;
+  Result<InverseGroups> g = groupForInverse(layout, outer, outerShape, "outer",
+                                            outerShape, innerShape);
+  if (!g)
+    return g.takeFailure();
   Factors factors;
-  for (unsigned d = 0; d < innerShape.size(); ++d) {
-    llvm::append_range(shard, gl->block(2 * d + 1));
-    if (mode == Mode::DirectSum) {
-      if (!sameDigitMap(gl->block(2 * d), go->block(d)))
-        return fail("across tiles, " + dimStr(d) + " of the layout walks " +
-                    itersStr(gl->block(2 * d)) +
-                    " but the outer layout walks " + itersStr(go->block(d)));
-      continue;
-    }
-    if (auto f = readFactors(gl->block(2 * d), go->block(d), d, factors))
-      return *f;
-  }
-
-  // The factor on every axis the outer replicas use, then the inner
-  // replicas as the rest.
-  auto factorOf = [&](llvm::StringRef axis) -> std::optional<int64_t> {
-    if (mode == Mode::DirectSum)
-      return 1;
-    auto it = factors.find(axis.str());
-    if (it != factors.end())
-      return it->second;
-    return std::nullopt;
-  };
-  IterList scaledOuterReplica;
-  for (const Iter &it : go->layout.replica()) {
-    if (trivialReplica(it))
-      continue;
-    std::optional<int64_t> f = factorOf(it.axis);
-    if (!f) {
-      f = solveReplicaFactor(shard, gl->layout.replica(), go->layout.replica(),
-                             it.axis);
-      if (!f)
-        return fail("the layout's replicas " +
-                    itersStr(gl->layout.replica()) + " on axis '" + it.axis +
-                    "' hold no copy of the outer layout's replicas scaled by "
-                    "a consistent inner span");
-      factors[it.axis] = *f;
-    }
-    Result<Iter> s = scaleIter(it, *f);
-    if (!s)
-      return s.takeFailure();
-    scaledOuterReplica.push_back(*s);
-  }
-  std::optional<IterList> replica =
-      subtractReplicas(gl->layout.replica(), scaledOuterReplica);
-  if (!replica)
-    return fail("the layout's replicas " + itersStr(gl->layout.replica()) +
-                " do not contain the outer layout's replicas, scaled: " +
-                itersStr(scaledOuterReplica));
-
-  Result<TileLayout> partial = TileLayout::create(shard, *replica);
+  Result<IterList> shard = innerShard(mode, *g, innerShape.size(), factors);
+  if (!shard)
+    return shard.takeFailure();
+  Result<TileLayout> partial = innerWithoutOffset(mode, *g, *shard, factors);
   if (!partial)
     return partial.takeFailure();
-  for (const auto &[axis, f] : factors)
-    if (mode == Mode::Tile && partial->span(axis) != f)
-      return fail("across tiles the layout scales axis '" + axis + "' by " +
-                  std::to_string(f) + ", but the inner layout it leaves "
-                  "spans " + std::to_string(partial->span(axis)) +
-                  " on that axis");
 
-  Coord offset = gl->layout.offset();
-  for (const auto &[axis, v] : go->layout.offset().entries()) {
+  Coord offset = g->whole.layout.offset();
+  for (const auto &[axis, v] : g->known.layout.offset().entries()) {
     int64_t s;
     if (mulOverflows(v, scaleFactor(mode, *partial, axis), s) ||
         s == INT64_MIN || !addChecked(offset, axis, -s))
       return fail("the offset on axis '" + axis + "' overflows int64");
   }
-
-  Result<TileLayout> inner = TileLayout::create(shard, *replica, offset);
+  Result<TileLayout> inner =
+      TileLayout::create(*shard, IterList(partial->replica()), offset);
   if (!inner)
     return inner.takeFailure();
-  Result<TileLayout> rebuilt =
-      mode == Mode::Tile ? tile(*inner, innerShape, outer, outerShape)
-                         : directSum(*inner, innerShape, outer, outerShape);
-  if (!rebuilt)
-    return rebuilt.takeFailure();
-  if (auto f = confirm("check", *rebuilt, layout, interleaved))
+  if (auto f =
+          confirmRebuild(mode, *inner, innerShape, outer, outerShape, layout))
     return *f;
   return inner;
 }
@@ -596,11 +669,10 @@ Result<TileLayout> recoverInner(Mode mode, llvm::StringRef op,
   Result<Shape> innerShape = quotientShape(op, shape, outerShape, "outer");
   if (!innerShape)
     return innerShape.takeFailure();
-  return tryForms(op, layout, outer,
-                  [&](const TileLayout &l, const TileLayout &o) {
-                    return recoverInnerOnce(mode, l, o, outerShape,
-                                            *innerShape);
-                  });
+  return tryForms(
+      op, layout, outer, [&](const TileLayout &l, const TileLayout &o) {
+        return recoverInnerOnce(mode, l, o, outerShape, *innerShape);
+      });
 }
 
 } // namespace
@@ -625,8 +697,7 @@ Result<TileLayout> axe::tileOf(const TileLayout &layout,
                                llvm::ArrayRef<int64_t> shape,
                                const TileLayout &inner,
                                llvm::ArrayRef<int64_t> innerShape) {
-  return recoverOuter(Mode::Tile, "tile_of", layout, shape, inner,
-                      innerShape);
+  return recoverOuter(Mode::Tile, "tile_of", layout, shape, inner, innerShape);
 }
 
 Result<TileLayout> axe::tileOfOuter(const TileLayout &layout,

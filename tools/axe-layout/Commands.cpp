@@ -374,49 +374,57 @@ struct Region {
 };
 } // namespace
 
-/// One dim of --region: "LO:HI", "LO:+LEN", or "NAME*ALIGN:+LEN" for a start
-/// known only to be a multiple of ALIGN (a loop variable).
-static Result<std::pair<SliceStart, int64_t>>
-parseRegionDim(llvm::StringRef text, int64_t extent, unsigned dim) {
-  std::string where = "--region dim " + std::to_string(dim);
-  auto [lo, hi] = text.split(':');
-  if (!text.contains(':'))
-    return fail(where + ": expected LO:HI, LO:+LEN or k*ALIGN:+LEN, got '" +
-                text.str() + "'");
-  lo = lo.trim();
-  hi = hi.trim();
-  SliceStart start;
+/// The start of one --region dim: "LO" (>= 0) or "NAME*ALIGN".
+static Result<SliceStart> parseRegionStart(llvm::StringRef lo,
+                                           const std::string &where) {
   if (lo.contains('*')) {
     Result<int64_t> align = parseInt(lo.split('*').second, where);
     if (!align)
       return align.takeFailure();
     if (*align < 1)
       return fail(where + ": alignment must be >= 1");
-    start = SliceStart::aligned(*align);
-  } else {
-    Result<int64_t> v = parseInt(lo, where);
-    if (!v)
-      return v.takeFailure();
-    start = SliceStart::constant(*v);
+    return SliceStart::aligned(*align);
   }
+  Result<int64_t> v = parseInt(lo, where);
+  if (!v)
+    return v.takeFailure();
+  if (*v < 0)
+    return fail(where + ": the start must be >= 0");
+  return SliceStart::constant(*v);
+}
+
+/// One dim of --region: "LO:HI", "LO:+LEN", or "NAME*ALIGN:+LEN" for a start
+/// known only to be a multiple of ALIGN (a loop variable).
+static Result<std::pair<SliceStart, int64_t>>
+parseRegionDim(llvm::StringRef text, int64_t extent, unsigned dim) {
+  std::string where = "--region dim " + std::to_string(dim);
+  if (!text.contains(':'))
+    return fail(where + ": expected LO:HI, LO:+LEN or k*ALIGN:+LEN, got '" +
+                text.str() + "'");
+  auto [lo, hi] = text.split(':');
+  Result<SliceStart> start = parseRegionStart(lo.trim(), where);
+  if (!start)
+    return start.takeFailure();
+  hi = hi.trim();
   bool relative = hi.consume_front("+");
-  if (!start.known && !relative)
+  if (!start->known && !relative)
     return fail(where + ": a start known by its alignment needs a length "
                         "(k*ALIGN:+LEN)");
   Result<int64_t> end = parseInt(hi, where);
   if (!end)
     return end.takeFailure();
-  int64_t length = relative ? *end : *end - start.value;
-  if (relative ? *end < 1 : *end <= start.value)
+  // start >= 0, so neither subtraction below can overflow.
+  int64_t length = relative ? *end : *end - start->value;
+  if (length < 1)
     return fail(where + ": the region is empty");
-  if (start.known && (start.value < 0 || length > extent - start.value))
-    return fail(where + ": [" + std::to_string(start.value) + ", " +
-                std::to_string(start.value) + "+" + std::to_string(length) +
-                ") is not inside [0, " + std::to_string(extent) + ")");
-  if (length > extent)
+  if (!start->known && length > extent)
     return fail(where + ": length " + std::to_string(length) +
                 " exceeds the extent " + std::to_string(extent));
-  return std::make_pair(start, length);
+  if (length > extent - start->value)
+    return fail(where + ": [" + std::to_string(start->value) + ", " +
+                std::to_string(start->value) + "+" + std::to_string(length) +
+                ") is not inside [0, " + std::to_string(extent) + ")");
+  return std::make_pair(*start, length);
 }
 
 static Result<Region> parseRegion(llvm::StringRef text,
@@ -558,7 +566,7 @@ static Result<Answer> runShow(const Invocation &inv) {
   Answer answer;
   answer.text = "wrote " + path + " (" + summary + ")\n";
   answer.json = [path, summary](llvm::json::OStream &o) {
-    o.attribute("svg", path);
+    o.attribute("svg", jsonSafe(path));
     o.attribute("summary", summary);
   };
   return answer;

@@ -41,6 +41,10 @@ struct Answer {
   std::function<void(llvm::json::OStream &)> json;
 };
 
+/// `text` with invalid UTF-8 replaced, as JSON strings require (user input
+/// echoed in messages and paths may be any bytes).
+std::string jsonSafe(std::string text);
+
 /// The answer {"layout": text} printed as the text itself.
 Answer layoutAnswer(std::string layout);
 

@@ -16,6 +16,12 @@ llvm::StringRef Invocation::get(llvm::StringRef name) const {
   return it == options.end() ? llvm::StringRef() : llvm::StringRef(it->second);
 }
 
+std::string tool::jsonSafe(std::string text) {
+  if (llvm::json::isUTF8(text))
+    return text;
+  return llvm::json::fixUTF8(text);
+}
+
 Result<Layout> tool::parseLayoutArg(llvm::StringRef text,
                                     llvm::StringRef what) {
   Result<Layout> layout = parseLayout(text);

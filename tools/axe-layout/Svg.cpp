@@ -93,17 +93,25 @@ static bool isMemoryAxis(llvm::StringRef axis) {
 
 Coloring::Coloring(const Layout &layout, const SvgOptions &options)
     : mode(options.color), elemBytes(options.elemBytes), dtype(options.dtype) {
-  for (const std::string &axis : layout.tile().axes())
+  auto axes = layout.tile().axes();
+  for (const std::string &axis : axes)
     if (!isMemoryAxis(axis))
       keyAxes.push_back(axis);
+  bool usesM = llvm::is_contained(axes, kDefaultAxis);
   if (mode == "bank")
     bank = true;
   else if (mode == "auto")
-    bank = layout.isSwizzled() || keyAxes.empty();
-  // Owner coloring of a pure memory layout falls back to its memory axes.
-  if (!bank && keyAxes.empty())
-    for (const std::string &axis : layout.tile().axes())
-      keyAxes.push_back(axis);
+    bank = layout.isSwizzled() || (keyAxes.empty() && usesM);
+  if (bank || !keyAxes.empty())
+    return;
+  // A pure memory layout is "owned" by its scratchpad partition or tensor
+  // memory lane (each belongs to one lane of the engine or warp), else by
+  // its whole coordinate.
+  for (llvm::StringRef owner : {"P", "TLane"})
+    if (keyAxes.empty() && llvm::is_contained(axes, owner))
+      keyAxes.push_back(owner.str());
+  if (keyAxes.empty())
+    keyAxes.assign(axes.begin(), axes.end());
 }
 
 Result<bool> Coloring::validate() const {

@@ -96,7 +96,7 @@ static Result<Invocation> checkInvocation(const CommandSpec &spec,
 static int reportError(bool json, const std::string &message) {
   if (json) {
     llvm::json::OStream o(llvm::outs());
-    o.object([&] { o.attribute("error", message); });
+    o.object([&] { o.attribute("error", jsonSafe(message)); });
     llvm::outs() << "\n";
   } else {
     llvm::errs() << "error: " << message << "\n";

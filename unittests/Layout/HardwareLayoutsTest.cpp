@@ -394,7 +394,6 @@ void checkTcgen05(Tcgen05Shape s, int64_t rows, int64_t cols, unsigned bits) {
           }
         }
   check.expectComplete();
-  (void)cellsPerRep;
 }
 
 TEST(Tcgen05Atom, AllShapesAndWidths) {

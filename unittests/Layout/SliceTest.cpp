@@ -5,7 +5,8 @@
 #include "axe/Layout/Algebra.h"
 
 #include "gtest/gtest.h"
-#include <iostream>
+
+#include <limits>
 
 using namespace axe;
 using namespace axe::testing;
@@ -188,10 +189,24 @@ TEST(Slice, RejectsBadRegions) {
   ASSERT_FALSE(bool(shape));
   EXPECT_TRUE(contains(shape.message(), "does not admit")) << shape.message();
   SliceStart bad = SliceStart::aligned(0);
-  Result<TileLayout> align =
-      slice(l, {128, 128}, llvm::SmallVector<SliceStart, 2>{SliceStart::constant(0), bad}, {4, 4});
+  Result<TileLayout> align = slice(
+      l, {128, 128},
+      llvm::SmallVector<SliceStart, 2>{SliceStart::constant(0), bad}, {4, 4});
   ASSERT_FALSE(bool(align));
   EXPECT_TRUE(contains(align.message(), "alignment 0")) << align.message();
+}
+
+TEST(Slice, HugeStartsAreRefused) {
+  TileLayout l = parseOrDie(kSpecLayout);
+  int64_t huge = std::numeric_limits<int64_t>::max();
+  Result<TileLayout> s = slice(l, {128, 128}, Vec{0, huge}, {4, 4});
+  ASSERT_FALSE(bool(s));
+  EXPECT_TRUE(contains(s.message(), "is outside")) << s.message();
+  llvm::SmallVector<SliceStart, 2> starts{SliceStart::constant(0),
+                                          SliceStart::aligned(huge)};
+  Result<TileLayout> t = slice(l, {128, 128}, starts, {4, 4});
+  ASSERT_TRUE(bool(t)) << "only start 0 is in range: " << t.message();
+  EXPECT_EQ(t->str(), "S[(4, 4) : (64, 1)]");
 }
 
 TEST(SliceAligned, TileLoopOverColumns) {
@@ -304,8 +319,8 @@ TEST(SliceProperty, RandomRegionsAreRightWhenAnswered) {
     }
     ++answered;
     ASSERT_TRUE(satisfiesSlice(*s, k.layout, k.shape, lo, len))
-        << k.layout.str() << " " << shapeStr(k.shape) << " at "
-        << shapeStr(lo) << " len " << shapeStr(len);
+        << k.layout.str() << " " << shapeStr(k.shape) << " at " << shapeStr(lo)
+        << " len " << shapeStr(len);
   }
   EXPECT_GT(answered, kCases / 4);
   EXPECT_GT(refused, 0);
@@ -377,12 +392,12 @@ TEST(SliceProperty, ConstructedRegionsAlwaysSlice) {
       wide += n > 1;
     }
     Result<TileLayout> s = slice(k.layout, k.shape, lo, len);
-    ASSERT_TRUE(bool(s)) << k.layout.str() << " " << shapeStr(k.shape)
-                         << " at " << shapeStr(lo) << " len " << shapeStr(len)
-                         << ": " << s.message();
+    ASSERT_TRUE(bool(s)) << k.layout.str() << " " << shapeStr(k.shape) << " at "
+                         << shapeStr(lo) << " len " << shapeStr(len) << ": "
+                         << s.message();
     ASSERT_TRUE(satisfiesSlice(*s, k.layout, k.shape, lo, len))
-        << k.layout.str() << " " << shapeStr(k.shape) << " at "
-        << shapeStr(lo) << " len " << shapeStr(len);
+        << k.layout.str() << " " << shapeStr(k.shape) << " at " << shapeStr(lo)
+        << " len " << shapeStr(len);
   }
   EXPECT_GT(wide, kCases / 2);
 }
@@ -472,45 +487,40 @@ bool everyStartAgrees(const Case &k, llvm::ArrayRef<SliceStart> st,
 
 TEST(SliceAlignedProperty, RandomRegionsAreRightWhenAnswered) {
   LayoutGenerator gen(44);
-  int answered = 0, refused = 0, missed = 0;
+  int answered = 0, refused = 0, moving = 0;
   for (int c = 0; c < kCases; ++c) {
     Case k = gen.coin() ? groupableCase(gen) : randomCase(gen);
     llvm::SmallVector<SliceStart, 4> st;
     Vec len;
+    bool severalStarts = false;
     for (int64_t n : k.shape) {
       len.push_back(gen.uniform(1, n));
-      if (gen.coin(0.7))
+      if (gen.coin(0.7)) {
         st.push_back(SliceStart::aligned(gen.uniform(1, n)));
-      else
+        severalStarts |= st.back().alignment + len.back() <= n;
+      } else {
         st.push_back(SliceStart::constant(gen.uniform(0, n - len.back())));
+      }
     }
+    std::string ctx =
+        k.layout.str() + " " + shapeStr(k.shape) + " len " + shapeStr(len);
     Result<TileLayout> s = slice(k.layout, k.shape, st, len);
     if (!s) {
       ++refused;
-      // Refusals where every start slices alike would be needless.
-      if (std::optional<GroupedLayout> g = groupForCaller(k.layout, k.shape))
-        if (everyStartAgrees(k, st, len, *g)) {
-          ++missed;
-          if (missed < 12) {
-            std::string a;
-            for (auto &x : st)
-              a += x.known ? "=" + std::to_string(x.value) + " "
-                           : "%" + std::to_string(x.alignment) + " ";
-            std::cerr << k.layout.str() << " " << shapeStr(k.shape)
-                         << " starts " << a << " len " << shapeStr(len)
-                         << ": " << s.message() << "\n";
-          }
-        }
+      // A refusal where every allowed start slices alike is needless.
+      if (std::optional<GroupedLayout> g = groupForCaller(k.layout, k.shape)) {
+        EXPECT_FALSE(everyStartAgrees(k, st, len, *g))
+            << ctx << ": " << s.message();
+      }
       continue;
     }
     ++answered;
-    ASSERT_TRUE(satisfiesAlignedSlice(*s, k.layout, k.shape, st, len))
-        << k.layout.str() << " " << shapeStr(k.shape) << " len "
-        << shapeStr(len);
+    moving += severalStarts;
+    ASSERT_TRUE(satisfiesAlignedSlice(*s, k.layout, k.shape, st, len)) << ctx;
   }
   EXPECT_GT(answered, kCases / 4);
-  EXPECT_GT(refused, 0);
-  EXPECT_EQ(missed, 0);
+  EXPECT_GT(moving, kCases / 10);
+  EXPECT_GT(refused, kCases / 10);
 }
 
 } // namespace

@@ -5,7 +5,6 @@
 #include "axe/Layout/Algebra.h"
 
 #include "gtest/gtest.h"
-#include <iostream>
 
 using namespace axe;
 using namespace axe::testing;
@@ -27,8 +26,8 @@ std::map<std::string, int64_t> referenceSpan(const TileLayout &l) {
   std::map<std::string, int64_t> span;
   for (auto iters : {l.shard(), l.replica()})
     for (const Iter &it : iters)
-      span[it.axis] += (it.extent - 1) * (it.stride < 0 ? -it.stride
-                                                         : it.stride);
+      span[it.axis] +=
+          (it.extent - 1) * (it.stride < 0 ? -it.stride : it.stride);
   for (auto &entry : span)
     entry.second += 1;
   return span;
@@ -166,8 +165,7 @@ TEST(Tile, RejectsBadOperands) {
   EXPECT_NE(rank.message().find("different ranks"), std::string::npos);
   Result<TileLayout> size = tile(a, {2, 4}, a, {3, 3});
   ASSERT_FALSE(bool(size));
-  EXPECT_NE(size.message().find("does not admit shape 3x3"),
-            std::string::npos)
+  EXPECT_NE(size.message().find("does not admit shape 3x3"), std::string::npos)
       << size.message();
   Result<TileLayout> grouping =
       tile(parseOrDie("S[(3,2):(2,1)]"), {2, 3}, a, {2, 4});
@@ -177,6 +175,17 @@ TEST(Tile, RejectsBadOperands) {
   ASSERT_FALSE(bool(none));
   EXPECT_NE(none.message().find("does not group"), std::string::npos)
       << none.message();
+}
+
+TEST(Tile, OverflowIsReported) {
+  // The inner span 2^40 + 1 scales the outer stride 2^40 past int64.
+  TileLayout big = parseOrDie("S[2:1099511627776]");
+  Result<TileLayout> t = tile(big, {2}, big, {2});
+  ASSERT_FALSE(bool(t));
+  EXPECT_NE(t.message().find("overflows int64"), std::string::npos)
+      << t.message();
+  Result<TileLayout> s = directSum(big, {2}, big, {2});
+  EXPECT_TRUE(bool(s)) << s.message();
 }
 
 TEST(TileOf, SpecExampleRoundTrips) {
@@ -214,8 +223,17 @@ TEST(TileOf, SaysWhyNot) {
   Result<TileLayout> walk =
       tileOf(whole, {4, 4}, parseOrDie("S[(2,2):(1,2)]"), {2, 2});
   ASSERT_FALSE(bool(walk));
-  EXPECT_NE(walk.message().find("walks"), std::string::npos)
-      << walk.message();
+  EXPECT_NE(walk.message().find("walks"), std::string::npos) << walk.message();
+}
+
+TEST(TileOf, RefusesANearMiss) {
+  // tile(S[(2,4):(1,2)], S[(8,8):(8,1)]) with one outer stride off by one.
+  TileLayout inner = parseOrDie("S[(2,4):(1,2)]");
+  Result<TileLayout> outer =
+      tileOf(parseOrDie("S[(8,2,8,4):(65,1,8,2)]"), {16, 32}, inner, {2, 4});
+  ASSERT_FALSE(bool(outer)) << outer->str();
+  EXPECT_NE(outer.message().find("(8 : 65)"), std::string::npos)
+      << outer.message();
 }
 
 TEST(TileOfOuter, SaysWhyNot) {
@@ -244,11 +262,10 @@ TEST(DirectSum, SeedExampleIsContiguous) {
   ASSERT_TRUE(bool(inner)) << inner.message();
   EXPECT_TRUE(sameMap(*inner, block));
 
-  Result<TileLayout> none = directSumOuterOf(
-      whole, {4, 4}, parseOrDie("S[(2,2):(4,2)]"), {2, 2});
+  Result<TileLayout> none =
+      directSumOuterOf(whole, {4, 4}, parseOrDie("S[(2,2):(4,2)]"), {2, 2});
   ASSERT_FALSE(bool(none));
-  EXPECT_NE(none.message().find("walks"), std::string::npos)
-      << none.message();
+  EXPECT_NE(none.message().find("walks"), std::string::npos) << none.message();
 }
 
 //===----------------------------------------------------------------------===//
@@ -264,8 +281,8 @@ TEST(TileProperty, EquationOnEveryElement) {
     Shaped a = blockedLayout(gen, rank, 32), b = blockedLayout(gen, rank, 8);
     Result<TileLayout> t = tile(a.layout, a.shape, b.layout, b.shape);
     ASSERT_TRUE(bool(t)) << t.message();
-    ASSERT_TRUE(satisfiesCombine(*t, a.layout, a.shape, b.layout, b.shape,
-                                 true))
+    ASSERT_TRUE(
+        satisfiesCombine(*t, a.layout, a.shape, b.layout, b.shape, true))
         << "A = " << a.layout.str() << " " << shapeStr(a.shape)
         << ", B = " << b.layout.str() << " " << shapeStr(b.shape);
   }
@@ -278,8 +295,8 @@ TEST(DirectSumProperty, EquationOnEveryElement) {
     Shaped a = blockedLayout(gen, rank, 32), b = blockedLayout(gen, rank, 8);
     Result<TileLayout> s = directSum(a.layout, a.shape, b.layout, b.shape);
     ASSERT_TRUE(bool(s)) << s.message();
-    ASSERT_TRUE(satisfiesCombine(*s, a.layout, a.shape, b.layout, b.shape,
-                                 false))
+    ASSERT_TRUE(
+        satisfiesCombine(*s, a.layout, a.shape, b.layout, b.shape, false))
         << "A = " << a.layout.str() << ", B = " << b.layout.str();
   }
 }
@@ -344,9 +361,8 @@ void checkRoundTrip(Inverse inv, uint64_t seed) {
       ASSERT_TRUE(sameMap(*again, *built)) << ctx << " (canonical form)";
     }
   }
-  std::cerr << "canonical " << canonicalHits << "\n";
   // Most canonical forms keep the structure the inverses read.
-  EXPECT_GT(canonicalHits, kCases * 3 / 4);
+  EXPECT_GT(canonicalHits, kCases * 9 / 10);
 }
 
 TEST(TileOfProperty, RecoversTheOuterLayout) {
@@ -390,9 +406,8 @@ void checkNeverWrong(Inverse inv, uint64_t seed) {
                : directSum(a.layout, a.shape, b.layout, b.shape);
     ASSERT_TRUE(bool(built));
     Shape shape = times(a.shape, b.shape);
-    TileLayout layout = gen.coin(0.7)
-                            ? perturb(gen, *built)
-                            : gen.layout(built->size(), true, true);
+    TileLayout layout = gen.coin(0.7) ? perturb(gen, *built)
+                                      : gen.layout(built->size(), true, true);
     if (!layout.admits(shape))
       continue;
     Result<TileLayout> rebuilt = recoverAndRebuild(inv, layout, shape, a, b);
@@ -403,13 +418,12 @@ void checkNeverWrong(Inverse inv, uint64_t seed) {
     }
     ++answered;
     ASSERT_TRUE(sameMap(*rebuilt, layout))
-        << "wrong answer for " << layout.str() << " with A = "
-        << a.layout.str() << ", B = " << b.layout.str();
+        << "wrong answer for " << layout.str() << " with A = " << a.layout.str()
+        << ", B = " << b.layout.str();
   }
   // Both outcomes occur, so the property is not vacuous.
-  std::cerr << "answered " << answered << " refused " << refused << "\n";
   EXPECT_GT(answered, 0);
-  EXPECT_GT(refused, kCases / 4);
+  EXPECT_GT(refused, kCases / 10);
 }
 
 TEST(TileOfProperty, NeverWrong) { checkNeverWrong(Inverse::TileOf, 31); }

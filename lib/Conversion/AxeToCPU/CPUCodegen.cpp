@@ -367,18 +367,29 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType,
     scopeOp = scopeOp->getParentOp();
   }
   Region *region = block->getParent();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&region->front());
   auto type = MemRefType::get({size}, elementType);
-  Value mem = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
-  for (Block &blk : *region) {
-    Operation *term = blk.getTerminator();
-    if (!term || !(term->hasTrait<OpTrait::ReturnLike>() ||
-                   isa<scf::ReduceOp>(term)))
-      continue;
-    b.setInsertionPoint(term);
-    memref::DeallocOp::create(b, loc, mem);
+  Value mem;
+  Operation *insertedBefore = nullptr;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&region->front());
+    mem = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+    for (Block &blk : *region) {
+      Operation *term = blk.getTerminator();
+      if (!term || !(term->hasTrait<OpTrait::ReturnLike>() ||
+                     isa<scf::ReduceOp>(term)))
+        continue;
+      b.setInsertionPoint(term);
+      Operation *dealloc = memref::DeallocOp::create(b, loc, mem);
+      if (!insertedBefore && b.getInsertionBlock() == &blk)
+        insertedBefore = dealloc;
+    }
   }
+  // A caller emitting right before that terminator must keep emitting
+  // before the dealloc, not after it.
+  if (insertedBefore && b.getInsertionBlock() == insertedBefore->getBlock() &&
+      b.getInsertionPoint() == std::next(Block::iterator(insertedBefore)))
+    b.setInsertionPoint(insertedBefore);
   return mem;
 }
 

@@ -160,7 +160,7 @@ LayoutAttrInterface LayoutAttr::getCanonical() const {
 }
 
 Layout SwizzledLayoutAttr::getLayout() const {
-  return Layout(getSwizzle(), getTile().getTileLayout());
+  return Layout(getSwizzle(), getTileAttr().getTileLayout());
 }
 
 bool SwizzledLayoutAttr::isSwizzled() const { return true; }
@@ -168,7 +168,7 @@ bool SwizzledLayoutAttr::isSwizzled() const { return true; }
 Coord SwizzledLayoutAttr::getSpan() const {
   // The swizzle keeps addresses inside aligned blocks of 2^(M + B) (it only
   // rewrites bits [M, M + B)), so the reach on m rounds up to that block.
-  Coord span = getTile().getSpan();
+  Coord span = getTileAttr().getSpan();
   int64_t block = int64_t(1) << (getSwizzle().perElement +
                                  getSwizzle().swizzleLen);
   int64_t m = span.get(kDefaultAxis);

@@ -147,7 +147,7 @@ SpaceRule ruleFor(MemorySpace space) {
   case MemorySpace::PSum:
     return {false, false, false, false, true, true, false, "P, F and Bank"};
   }
-  return {};
+  llvm_unreachable("unknown memory space");
 }
 
 bool allows(const SpaceRule &rule, llvm::StringRef axis) {

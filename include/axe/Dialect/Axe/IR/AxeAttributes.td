@@ -59,7 +59,9 @@ def Axe_SwizzledLayoutAttr : Axe_Attr<"SwizzledLayout", [
   }];
   let parameters = (ins
     AttrParameter<"::axe::Swizzle", "the swizzle applied to m">:$swizzle,
-    "::axe::LayoutAttr":$tile);
+    "::axe::LayoutAttr":$tileAttr);
+  // No mnemonic: the dialect prints and parses it as `#axe.layout<...>`.
+  let attrName = "axe.swizzled_layout";
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,6 +35,11 @@ def Axe_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 0;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+
     /// The discardable attribute that names a module's target.
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("axe.target");

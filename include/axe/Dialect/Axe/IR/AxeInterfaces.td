@@ -20,7 +20,7 @@ def Axe_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
     InterfaceMethod<"Whether a swizzle follows the tile layout.",
       "bool", "isSwizzled", (ins), [{}], [{ return false; }]>,
     InterfaceMethod<"The tile (shard, replica, offset) part of the layout.",
-      "::axe::TileLayout", "getTile", (ins), [{}],
+      "::axe::TileLayout", "getTileLayout", (ins), [{}],
       [{ return $_attr.getLayout().tile(); }]>,
     InterfaceMethod<"The number of logical elements the layout places.",
       "int64_t", "getSize", (ins), [{}],

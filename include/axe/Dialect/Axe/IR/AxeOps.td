@@ -160,7 +160,7 @@ def Axe_AllocOp : Axe_Op<"alloc", [
     ```
   }];
   let results = (outs Res<Axe_Buffer, "", [MemAlloc]>:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -200,7 +200,7 @@ def Axe_ViewOp : Axe_Op<"view", [Pure]> {
   let results = (outs Axe_Buffer:$result);
   let assemblyFormat = [{
     $source custom<DynamicIndexList>($offsets, $static_offsets)
-    attr-dict `:` type($source) `->` type($result)
+    attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -219,7 +219,8 @@ def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
     `arith.addi`/`muli` and loop induction variables show); the slice's
     iters must not depend on its value. The contribution of such a start to
     the result's offset is computed at run time, so the result layout holds
-    only the constant starts' contribution.
+    only the constant starts' contribution (for a swizzled source, the run
+    time contribution is added to `m` before the swizzle applies).
 
     ```mlir
     %s = axe.slice %a[0, %k] : !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
@@ -236,7 +237,7 @@ def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
   let results = (outs Axe_Buffer:$result);
   let assemblyFormat = [{
     $source custom<DynamicIndexList>($starts, $static_starts)
-    attr-dict `:` type($source) `->` type($result)
+    attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
   let builders = [
@@ -285,7 +286,7 @@ def Axe_CopyOp : Axe_OperatorOp<"copy"> {
     OptionalAttr<StrAttr>:$schedule);
   let assemblyFormat = [{
     $source `to` $target `at` custom<Scope>($scope) attr-dict
-    `:` type($source) `to` type($target)
+    `:` qualified(type($source)) `to` qualified(type($target))
   }];
   let hasVerifier = 1;
 }
@@ -310,7 +311,7 @@ def Axe_CopyAsyncOp : Axe_OperatorOp<"copy_async"> {
   let results = (outs Axe_Token:$token);
   let assemblyFormat = [{
     $source `to` $target `at` custom<Scope>($scope) attr-dict
-    `:` type($source) `to` type($target)
+    `:` qualified(type($source)) `to` qualified(type($target))
   }];
   let hasVerifier = 1;
 }
@@ -319,6 +320,7 @@ def Axe_WaitOp : Axe_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Wait until asynchronous operators have completed";
   let arguments = (ins Variadic<Axe_Token>:$tokens, Axe_ScopeAttr:$scope);
   let assemblyFormat = "$tokens `at` custom<Scope>($scope) attr-dict";
+  let hasVerifier = 1;
 }
 
 def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
@@ -343,7 +345,7 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
     OptionalAttr<StrAttr>:$schedule);
   let assemblyFormat = [{
     $a `,` $b `into` $c `at` custom<Scope>($scope) attr-dict
-    `:` type($a) `,` type($b) `into` type($c)
+    `:` qualified(type($a)) `,` qualified(type($b)) `into` qualified(type($c))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -376,7 +378,7 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
     OptionalAttr<StrAttr>:$schedule);
   let assemblyFormat = [{
     $kind $source `into` $target `dims` $dims `at` custom<Scope>($scope)
-    attr-dict `:` type($source) `into` type($target)
+    attr-dict `:` qualified(type($source)) `into` qualified(type($target))
   }];
   let hasVerifier = 1;
 }
@@ -397,7 +399,7 @@ def Axe_FillOp : Axe_OperatorOp<"fill", [
     Axe_ScopeAttr:$scope,
     OptionalAttr<StrAttr>:$schedule);
   let assemblyFormat = [{
-    $target `,` $value `at` custom<Scope>($scope) attr-dict `:` type($target)
+    $target `,` $value `at` custom<Scope>($scope) attr-dict `:` qualified(type($target))
   }];
 }
 
@@ -429,8 +431,8 @@ def Axe_ElementwiseOp : Axe_OperatorOp<"elementwise", [
     OptionalAttr<StrAttr>:$schedule);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
-    `outs` `(` $outputs `:` type($outputs) `)`
+    (`ins` `(` $inputs^ `:` qualified(type($inputs)) `)`)?
+    `outs` `(` $outputs `:` qualified(type($outputs)) `)`
     `at` custom<Scope>($scope) attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;

@@ -30,4 +30,35 @@ def AxeCanonicalizeLayouts : Pass<"axe-canonicalize-layouts"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Schedule dispatch (Schedule.h)
+//===----------------------------------------------------------------------===//
+
+def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
+  let summary = "Rewrite every collective operator with a registered schedule";
+  let description = [{
+    For every `axe.copy`, `axe.copy_async`, `axe.gemm`, `axe.reduce`,
+    `axe.fill` and `axe.elementwise`, picks a schedule from the registry
+    (`Schedule.h`) for the operator and the target, and lets it rewrite the
+    operator into lower-level IR (scf, arith, memref, vector, ... as the
+    target's schedules choose). The highest-priority schedule that accepts
+    the operator wins; `schedule = "name"` forces one. When none accepts,
+    the error lists every candidate with the reason it declined.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target to dispatch for (cpu, sm_80, ...); empty: the target of "
+           "each kernel or of the module's axe.target attribute">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+    "mlir::math::MathDialect"
+  ];
+  let statistics = [
+    Statistic<"numDispatched", "dispatched-ops",
+              "Number of operators rewritten by a schedule">
+  ];
+}
+
 #endif // AXE_DIALECT_AXE_TRANSFORMS_PASSES_TD

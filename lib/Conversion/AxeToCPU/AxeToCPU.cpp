@@ -1,0 +1,237 @@
+//===- AxeToCPU.cpp - Kernels and buffers to loops and memrefs ------------===//
+
+#include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/Conversion/Passes.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Axe/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace axe {
+#define GEN_PASS_DEF_CONVERTAXETOCPU
+#include "axe/Conversion/Passes.h.inc"
+} // namespace axe
+
+using namespace mlir;
+
+namespace axe {
+namespace {
+
+/// Replaces every unrealized cast of `buffer` (made by the schedules) with
+/// `memory`.
+void resolveCasts(Value buffer, Value memory) {
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    auto cast = dyn_cast<UnrealizedConversionCastOp>(user);
+    if (!cast || cast->getNumResults() != 1)
+      continue;
+    cast.getResult(0).replaceAllUsesWith(memory);
+    cast->erase();
+  }
+}
+
+LogicalResult lowerKernel(KernelOp kernel) {
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  if (kernel.getCluster() && kernel.getClusterSize() > 1)
+    return kernel.emitError("clusters do not exist on the CPU target");
+  // Grid axes become loops; the grid runs as an scf.parallel so that CTAs
+  // may run concurrently once a parallel runtime lowers it.
+  SmallVector<Value> lbs, ubs, steps;
+  for (OpFoldResult g : kernel.getMixedGrid()) {
+    lbs.push_back(indexConstant(b, loc, 0));
+    steps.push_back(indexConstant(b, loc, 1));
+    if (auto v = dyn_cast<Value>(g))
+      ubs.push_back(v);
+    else
+      ubs.push_back(indexConstant(b, loc, cast<IntegerAttr>(cast<Attribute>(g)).getInt()));
+  }
+  static const char *gridAxes[] = {"bx", "by", "bz"};
+  if (ubs.size() > 3)
+    return kernel.emitError("a grid has at most 3 dims");
+  Block &body = kernel.getBody().front();
+  LogicalResult result = success();
+  auto lowerBody = [&](OpBuilder &nb, ValueRange ivs) {
+    // Move the body in, then give axis_id ops their values.
+    Block *dest = nb.getInsertionBlock();
+    dest->getOperations().splice(nb.getInsertionPoint(), body.getOperations());
+    dest->walk([&](AxisIdOp id) {
+      StringRef axis = id.getAxis();
+      for (unsigned d = 0; d < ubs.size(); ++d)
+        if (axis == gridAxes[d]) {
+          id.getResult().replaceAllUsesWith(ivs[d]);
+          id->erase();
+          return;
+        }
+      if (axis == "bx" || axis == "by" || axis == "bz" || axis == "cbx" ||
+          axis == "cby" || axis == "cbz") {
+        // A grid dim the launch does not have, or a cluster coordinate of a
+        // one-CTA cluster.
+        OpBuilder ib(id);
+        id.getResult().replaceAllUsesWith(indexConstant(ib, id.getLoc(), 0));
+        id->erase();
+        return;
+      }
+      id.emitError() << "axis '" << axis
+                     << "' has no value on the CPU target: a CTA runs as one "
+                        "CPU thread, so only grid coordinates exist; write "
+                        "thread-level code as operators at cta scope";
+      result = failure();
+    });
+  };
+  if (ubs.empty()) {
+    auto exec = scf::ExecuteRegionOp::create(b, loc, TypeRange());
+    Block *blk = b.createBlock(&exec.getRegion());
+    b.setInsertionPointToEnd(blk);
+    auto yield = scf::YieldOp::create(b, loc);
+    b.setInsertionPoint(yield);
+    lowerBody(b, {});
+  } else {
+    scf::ParallelOp::create(b, loc, lbs, ubs, steps,
+                            [&](OpBuilder &nb, Location, ValueRange ivs) {
+                              lowerBody(nb, ivs);
+                            });
+  }
+  kernel->erase();
+  return result;
+}
+
+LogicalResult lowerAlloc(AllocOp alloc) {
+  auto type = cast<BufferType>(alloc.getType());
+  auto plan = getCPUStorage(type);
+  if (!plan)
+    return alloc.emitError() << plan.message();
+  OpBuilder b(alloc);
+  Location loc = alloc.getLoc();
+  auto memTy = MemRefType::get({plan->size()}, type.getElementType());
+  Value mem = memref::AllocOp::create(b, loc, memTy, b.getI64IntegerAttr(64));
+  Value flat = memref::CastOp::create(b, loc, getCPUMemRefType(type.getElementType()), mem);
+  // The buffer lives until the end of its region.
+  Operation *term = alloc->getBlock()->empty()
+                        ? nullptr
+                        : &alloc->getBlock()->back();
+  if (term && term->hasTrait<OpTrait::IsTerminator>()) {
+    b.setInsertionPoint(term);
+    memref::DeallocOp::create(b, loc, mem);
+  }
+  resolveCasts(alloc.getResult(), flat);
+  return success();
+}
+
+LogicalResult lowerView(ViewOp view) {
+  auto srcTy = cast<MemRefType>(view.getSource().getType());
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  if (failed(srcTy.getStridesAndOffset(strides, staticOffset)))
+    return view.emitError("the memref of a view needs a strided layout");
+  OpBuilder b(view);
+  Location loc = view.getLoc();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view.getSource());
+  Value offset = meta.getOffset();
+  Value size = indexConstant(b, loc, 1);
+  for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
+    Value stride = ShapedType::isDynamic(strides[i])
+                       ? meta.getStrides()[i]
+                       : indexConstant(b, loc, strides[i]);
+    Value o = isa<Value>(off)
+                  ? cast<Value>(off)
+                  : indexConstant(b, loc, cast<IntegerAttr>(cast<Attribute>(off)).getInt());
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, o, stride));
+    // Reach of the memref from its first element: an upper bound on what
+    // the tile can address.
+    size = arith::AddIOp::create(
+        b, loc, size, arith::MulIOp::create(b, loc, meta.getSizes()[i], stride));
+  }
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, getCPUMemRefType(srcTy.getElementType()), meta.getBaseBuffer(),
+      OpFoldResult(offset), ArrayRef<OpFoldResult>{size},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  resolveCasts(view.getResult(), flat);
+  return success();
+}
+
+struct ConvertAxeToCPUPass
+    : public impl::ConvertAxeToCPUBase<ConvertAxeToCPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool ok = true;
+    module.walk([&](Operation *op) {
+      if (isa<OperatorOpInterface>(op)) {
+        op->emitError("collective operator left for convert-axe-to-cpu; run "
+                      "axe-dispatch{target=cpu} first");
+        ok = false;
+      }
+      if (isa<WarpSpecializeOp>(op)) {
+        op->emitError("warp specialization needs concurrent warps; the CPU "
+                      "target runs a CTA as one thread");
+        ok = false;
+      }
+    });
+    if (!ok)
+      return signalPassFailure();
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp k) { kernels.push_back(k); });
+    for (KernelOp k : llvm::reverse(kernels))
+      if (failed(lowerKernel(k)))
+        ok = false;
+    SmallVector<Operation *> structural;
+    module.walk([&](Operation *op) {
+      if (isa<AllocOp, ViewOp, SliceOp, BarrierOp, WaitOp>(op))
+        structural.push_back(op);
+    });
+    for (Operation *op : structural) {
+      if (auto a = dyn_cast<AllocOp>(op))
+        ok &= succeeded(lowerAlloc(a));
+      else if (auto v = dyn_cast<ViewOp>(op))
+        ok &= succeeded(lowerView(v));
+    }
+    // Slices (their offsets live in the addresses now), barriers and waits
+    // (a CTA is one thread; copies complete when they return) go away,
+    // users first.
+    for (Operation *op : llvm::reverse(structural)) {
+      if (!op->use_empty()) {
+        op->emitError("buffer still used after dispatch: ")
+            << *op->getUsers().begin();
+        ok = false;
+        continue;
+      }
+      op->erase();
+    }
+    // Nothing of the axe dialect is left, so the output loads without it
+    // (e.g. in mlir-runner).
+    module.walk([](Operation *op) {
+      op->removeAttr(AxeDialect::getTargetAttrName());
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
+  registerCPUSchedules();
+  AxeDispatchOptions dispatch;
+  dispatch.target = "cpu";
+  pm.addPass(createAxeDispatch(dispatch));
+  pm.addPass(createConvertAxeToCPU());
+  if (!options.stopBeforeLLVM)
+    addCPUToLLVMPasses(pm);
+}
+
+void registerAxeToCPU() {
+  registerCPUSchedules();
+  registerConvertAxeToCPU();
+  static PassPipelineRegistration<> pipeline(
+      "axe-to-cpu",
+      "Dispatch every collective operator with the CPU schedules, lower "
+      "kernels and buffers to loops and memrefs, then to the llvm dialect",
+      [](OpPassManager &pm) { buildAxeToCPUPipeline(pm); });
+}
+
+} // namespace axe

@@ -1,0 +1,79 @@
+// Copies between row-major, swizzled, tiled and transposed layouts, run on
+// the CPU: every CTA moves a 32x32 tile of A through a swizzled shared tile
+// and a tiled register tile into the transposed position of B.
+// RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+
+!gA = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (64, 1)]>, global>
+!gB = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (1, 64)]>, global>
+!sw = !axe.buffer<32x32xf32, #axe.layout<SW(2, 3, 3) o S[(32, 32) : (32, 1)]>, shared>
+!tiled = !axe.buffer<32x32xf32, #axe.layout<S[(4, 8, 4, 8) : (256, 8, 64, 1)]>, shared>
+
+module attributes {axe.target = #axe.target<"cpu">} {
+  func.func @transpose(%A: memref<64x64xf32>, %B: memref<64x64xf32, strided<[1, 64]>>) {
+    %c32 = arith.constant 32 : index
+    axe.kernel grid [2, 2] threads 128 {
+      %bx = axe.axis_id bx
+      %by = axe.axis_id by
+      %i = arith.muli %bx, %c32 : index
+      %j = arith.muli %by, %c32 : index
+      %a = axe.view %A[%i, %j] : memref<64x64xf32> -> !gA
+      %s = axe.alloc : !sw
+      %t = axe.alloc : !tiled
+      axe.copy %a to %s at cta : !gA to !sw
+      axe.copy %s to %t at cta : !sw to !tiled
+      // B viewed column-major: element (r, c) of the tile is B[j + c][i + r].
+      %b = axe.view %B[%j, %i] : memref<64x64xf32, strided<[1, 64]>> -> !gB
+      axe.copy %t to %b at cta : !tiled to !gB
+    }
+    return
+  }
+
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0 : i64
+    %one = arith.constant 1 : i64
+    %A = memref.alloc() : memref<64x64xf32>
+    %Bm = memref.alloc() : memref<64x64xf32>
+    scf.for %i = %c0 to %c64 step %c1 {
+      scf.for %j = %c0 to %c64 step %c1 {
+        %ij = arith.muli %i, %c64 : index
+        %f = arith.addi %ij, %j : index
+        %fi = arith.index_cast %f : index to i64
+        %v = arith.sitofp %fi : i64 to f32
+        memref.store %v, %A[%i, %j] : memref<64x64xf32>
+      }
+    }
+    // The column-major view of Bm: B[r][c] lives at Bm[c][r].
+    %B = memref.reinterpret_cast %Bm to offset: [0], sizes: [64, 64], strides: [1, 64]
+        : memref<64x64xf32> to memref<64x64xf32, strided<[1, 64]>>
+    call @transpose(%A, %B) : (memref<64x64xf32>, memref<64x64xf32, strided<[1, 64]>>) -> ()
+    // Tile (bi, bj) lands at B[32 bj + c][32 bi + r] = A[32 bi + r][32 bj + c],
+    // i.e. B[x][y] = A[y][x] for every element.
+    %bad = scf.for %x = %c0 to %c64 step %c1 iter_args(%n = %zero) -> (i64) {
+      %row = scf.for %y = %c0 to %c64 step %c1 iter_args(%m = %n) -> (i64) {
+        %got = memref.load %B[%x, %y] : memref<64x64xf32, strided<[1, 64]>>
+        %want = memref.load %A[%y, %x] : memref<64x64xf32>
+        %ne = arith.cmpf une, %got, %want : f32
+        %inc = arith.select %ne, %one, %zero : i64
+        %m2 = arith.addi %m, %inc : i64
+        scf.yield %m2 : i64
+      }
+      scf.yield %row : i64
+    }
+    // CHECK: mismatches: 0
+    vector.print str "mismatches: "
+    vector.print %bad : i64
+    %c5 = arith.constant 5 : index
+    %c40 = arith.constant 40 : index
+    %v0 = memref.load %B[%c5, %c40] : memref<64x64xf32, strided<[1, 64]>>
+    // CHECK: 2565
+    vector.print %v0 : f32
+    memref.dealloc %A : memref<64x64xf32>
+    memref.dealloc %Bm : memref<64x64xf32>
+    return
+  }
+}
