@@ -192,8 +192,7 @@ TargetDescription makeCpu() {
 
 TargetDescription makeTrn1() {
   // One NeuronCore: 128 SBUF partitions of 192 KiB, PSUM of 128 partitions x
-  // 16 KiB organised as 8 banks of 2 KiB. The free axis F counts bytes within
-  // a partition (its largest extent is the SBUF partition size).
+  // 16 KiB organised as 8 banks of 2 KiB.
   TargetDescription t{"trn1", TargetKind::Accelerator,
                       "AWS Trainium 1 NeuronCore: TensorE into PSUM, "
                       "Vector/Scalar/GpSimd engines over SBUF",
@@ -201,7 +200,9 @@ TargetDescription makeTrn1() {
                       /*maxThreadsPerCTA=*/1, /*maxClusterSize=*/1,
                       {}, {}};
   t.axes = {{"P", 128, "scratchpad partition"},
-            {"F", 192 * 1024, "free dimension within a partition (bytes)"},
+            // F counts elements, so its reach depends on the element size;
+            // the memory spaces' capacities bound it.
+            {"F", 0, "free dimension within a partition (elements)"},
             {"Bank", 8, "PSUM bank"},
             kMemoryAxis,
             kDeviceAxis};

@@ -67,9 +67,10 @@ public:
   Result<bool> validate() const;
   /// Palette index of a placement.
   int64_t key(const Coord &c) const;
-  /// Assigns owner keys densely in coordinate order (called for every
-  /// placement before key()).
+  /// Records an owner (called for every placement before ranks()).
   void note(const Coord &c);
+  /// Numbers the owners densely in coordinate order, a stable color index.
+  void ranks();
   bool byBank() const { return bank; }
   std::string describe() const;
 
@@ -136,10 +137,13 @@ int64_t Coloring::key(const Coord &c) const {
   if (bank)
     return sharedBank(c.get("m"), elemBytes);
   auto it = ownerIndex.find(project(c));
-  if (it == ownerIndex.end())
-    return 0;
-  // std::map keeps owners sorted; the rank is a stable color index.
-  return std::distance(ownerIndex.begin(), it);
+  return it == ownerIndex.end() ? 0 : it->second;
+}
+
+void Coloring::ranks() {
+  int64_t rank = 0;
+  for (auto &entry : ownerIndex)
+    entry.second = rank++;
 }
 
 std::string Coloring::describe() const {
@@ -290,6 +294,7 @@ collectCells(const Layout &layout, Coloring &colors, size_t &maxLabel,
       maxLabel = std::max(maxLabel, placementLabel(c, axes).size());
     }
   }
+  colors.ranks();
   return cells;
 }
 

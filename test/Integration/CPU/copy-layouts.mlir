@@ -23,7 +23,8 @@ module attributes {axe.target = #axe.target<"cpu">} {
       %t = axe.alloc : !tiled
       axe.copy %a to %s at cta : !gA to !sw
       axe.copy %s to %t at cta : !sw to !tiled
-      // B viewed column-major: element (r, c) of the tile is B[j + c][i + r].
+      // B is column-major: element (r, c) of this tile is B[j + r][i + c],
+      // stored at Bm[i + c][j + r] -- the tile lands transposed in memory.
       %b = axe.view %B[%j, %i] : memref<64x64xf32, strided<[1, 64]>> -> !gB
       axe.copy %t to %b at cta : !tiled to !gB
     }
@@ -33,6 +34,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %zero = arith.constant 0 : i64
     %one = arith.constant 1 : i64
@@ -51,12 +53,20 @@ module attributes {axe.target = #axe.target<"cpu">} {
     %B = memref.reinterpret_cast %Bm to offset: [0], sizes: [64, 64], strides: [1, 64]
         : memref<64x64xf32> to memref<64x64xf32, strided<[1, 64]>>
     call @transpose(%A, %B) : (memref<64x64xf32>, memref<64x64xf32, strided<[1, 64]>>) -> ()
-    // Tile (bi, bj) lands at B[32 bj + c][32 bi + r] = A[32 bi + r][32 bj + c],
-    // i.e. B[x][y] = A[y][x] for every element.
+    // B[32 by + r][32 bx + c] = A[32 bx + r][32 by + c] for every element,
+    // so B[x][y] = A[32 (y / 32) + x % 32][32 (x / 32) + y % 32].
     %bad = scf.for %x = %c0 to %c64 step %c1 iter_args(%n = %zero) -> (i64) {
       %row = scf.for %y = %c0 to %c64 step %c1 iter_args(%m = %n) -> (i64) {
         %got = memref.load %B[%x, %y] : memref<64x64xf32, strided<[1, 64]>>
-        %want = memref.load %A[%y, %x] : memref<64x64xf32>
+        %xq = arith.divui %x, %c32 : index
+        %xr = arith.remui %x, %c32 : index
+        %yq = arith.divui %y, %c32 : index
+        %yr = arith.remui %y, %c32 : index
+        %wr0 = arith.muli %yq, %c32 : index
+        %wr = arith.addi %wr0, %xr : index
+        %wc0 = arith.muli %xq, %c32 : index
+        %wc = arith.addi %wc0, %yr : index
+        %want = memref.load %A[%wr, %wc] : memref<64x64xf32>
         %ne = arith.cmpf une, %got, %want : f32
         %inc = arith.select %ne, %one, %zero : i64
         %m2 = arith.addi %m, %inc : i64
@@ -70,7 +80,8 @@ module attributes {axe.target = #axe.target<"cpu">} {
     %c5 = arith.constant 5 : index
     %c40 = arith.constant 40 : index
     %v0 = memref.load %B[%c5, %c40] : memref<64x64xf32, strided<[1, 64]>>
-    // CHECK: 2565
+    // B[5][40] = A[37][8]
+    // CHECK-NEXT: 2376
     vector.print %v0 : f32
     memref.dealloc %A : memref<64x64xf32>
     memref.dealloc %Bm : memref<64x64xf32>

@@ -172,7 +172,8 @@ static std::string withArticle(ScopeKind kind) {
   return "a " + scopeName(kind).str();
 }
 
-LogicalResult axe::verifyScopeInContext(Operation *op, ScopeAttr scope) {
+LogicalResult axe::verifyScopeInContext(Operation *op, ScopeAttr scope,
+                                        bool isBarrier) {
   ScopeKind kind = scope.getKind();
   if (const TargetDescription *target = getTargetDescription(op)) {
     bool needsWarps = kind == ScopeKind::Warp || kind == ScopeKind::Warpgroup;
@@ -199,7 +200,10 @@ LogicalResult axe::verifyScopeInContext(Operation *op, ScopeAttr scope) {
   if (auto partition = op->getParentOfType<PartitionOp>()) {
     std::string range = "warps [" + std::to_string(partition.getWarpBegin()) +
                         ", " + std::to_string(partition.getWarpEnd()) + ")";
-    if (kind >= ScopeKind::CTA && kind != ScopeKind::Mesh)
+    // A CTA barrier inside a partition is how partitions hand work to each
+    // other: every partition issues the same barriers, so all warps arrive.
+    if (kind >= ScopeKind::CTA && kind != ScopeKind::Mesh &&
+        !(isBarrier && kind == ScopeKind::CTA))
       return op->emitOpError()
              << "runs at " << scopeName(kind)
              << " scope inside axe.partition " << range << ": only the "
@@ -935,7 +939,7 @@ LogicalResult WaitOp::verify() {
 LogicalResult BarrierOp::verify() {
   if (getScope().getKind() == ScopeKind::Thread)
     return emitOpError() << "at thread scope synchronizes nothing";
-  return verifyScopeInContext(*this, getScope());
+  return verifyScopeInContext(*this, getScope(), /*isBarrier=*/true);
 }
 
 int64_t GemmOp::getM() {
@@ -1019,13 +1023,21 @@ LogicalResult ElementwiseOp::verifyRegions() {
     return emitOpError() << "needs at least one output";
   llvm::ArrayRef<int64_t> shape =
       cast<BufferType>(getOutputs().front().getType()).getShape();
-  for (auto [i, value] : llvm::enumerate(getInputs()))
-    if (cast<BufferType>(value.getType()).getShape() != shape)
+  // Inputs broadcast along dims of extent 1 (a row maximum against a tile).
+  for (auto [i, value] : llvm::enumerate(getInputs())) {
+    llvm::ArrayRef<int64_t> inShape =
+        cast<BufferType>(value.getType()).getShape();
+    bool broadcasts = inShape.size() == shape.size();
+    for (size_t d = 0; broadcasts && d < shape.size(); ++d)
+      broadcasts = inShape[d] == shape[d] || inShape[d] == 1;
+    if (!broadcasts)
       return emitOpError() << "input #" << i << " has shape "
-                           << shapeStr(
-                                  cast<BufferType>(value.getType()).getShape())
-                           << ", but the outputs have shape "
-                           << shapeStr(shape);
+                           << shapeStr(inShape)
+                           << ", which does not broadcast to the outputs' "
+                              "shape "
+                           << shapeStr(shape)
+                           << " (same rank, each dim equal or 1)";
+  }
   for (auto [i, value] : llvm::enumerate(getOutputs()))
     if (cast<BufferType>(value.getType()).getShape() != shape)
       return emitOpError() << "output #" << i << " has shape "

@@ -41,9 +41,11 @@ int64_t getKnownAlignment(mlir::Value value);
 SliceStart getKnownStart(mlir::OpFoldResult start);
 
 /// Checks that an operation running at `scope` fits where it sits: inside a
-/// partition no wider than the partition, warpgroups and clusters only where
-/// the target and the kernel have them.
-mlir::LogicalResult verifyScopeInContext(mlir::Operation *op, ScopeAttr scope);
+/// partition no wider than the partition (except a CTA barrier, which every
+/// partition issues), warpgroups and clusters only where the target and the
+/// kernel have them.
+mlir::LogicalResult verifyScopeInContext(mlir::Operation *op, ScopeAttr scope,
+                                         bool isBarrier = false);
 
 } // namespace axe
 

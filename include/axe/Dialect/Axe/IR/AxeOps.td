@@ -410,7 +410,10 @@ def Axe_ElementwiseOp : Axe_OperatorOp<"elementwise", [
     For every logical coordinate, runs the body on the elements of the
     inputs (one block argument each, of the input's element type) and
     stores the values it yields into the outputs (one per output, of the
-    output's element type). All buffers have the same shape. The body is
+    output's element type). The outputs have one shape; an input has the
+    same rank and each of its dims equals the outputs' or is 1, in which
+    case it broadcasts along that dim (a 16x1 row maximum against a 16x64
+    tile). The body is
     scalar and free of side effects: `arith` and `math` ops such as
     `math.exp`, `arith.mulf` by a captured scale, `arith.addf`, and casts
     (`arith.extf`, `arith.truncf`) — what softmax and epilogues need.
@@ -454,6 +457,10 @@ def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
     ```mlir
     axe.barrier at cta
     ```
+
+    Inside `axe.partition`, a `cta` barrier is how partitions hand data to
+    each other (a producer's loads to the consumers): it is legal there, and
+    every partition must issue the same sequence of `cta` barriers.
   }];
   let arguments = (ins Axe_ScopeAttr:$scope);
   let assemblyFormat = "`at` custom<Scope>($scope) attr-dict";
