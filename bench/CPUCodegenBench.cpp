@@ -44,7 +44,8 @@ public:
     b.setInsertionPointToEnd(module->getBody());
     auto memTy = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
     SmallVector<Type> args(numArgs, memTy);
-    auto func = func::FuncOp::create(b, loc, "kernel", b.getFunctionType(args, {}));
+    auto func =
+        func::FuncOp::create(b, loc, "kernel", b.getFunctionType(args, {}));
     func->setAttr("llvm.emit_c_interface", b.getUnitAttr());
     Block *entry = func.addEntryBlock();
     b.setInsertionPointToEnd(entry);
@@ -111,7 +112,9 @@ void transposeBench(benchmark::State &state, bool vectorize) {
   state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
 }
 
-void BM_TransposeGenerated(benchmark::State &state) { transposeBench(state, true); }
+void BM_TransposeGenerated(benchmark::State &state) {
+  transposeBench(state, true);
+}
 void BM_TransposeGeneratedScalar(benchmark::State &state) {
   transposeBench(state, false);
 }
@@ -155,7 +158,9 @@ constexpr int64_t kM = 512, kTile = 128, kTileK = 128;
 /// on tiles of the global matrices at run-time offsets.
 void BM_GemmGeneratedTiled(benchmark::State &state) {
   Jitted k(3, [&](OpBuilder &b, Location loc, ValueRange args) {
-    auto idx = [&](OpBuilder &nb, int64_t v) { return indexConstant(nb, loc, v); };
+    auto idx = [&](OpBuilder &nb, int64_t v) {
+      return indexConstant(nb, loc, v);
+    };
     auto loop = [&](OpBuilder &nb, int64_t n, int64_t step,
                     function_ref<void(OpBuilder &, Value)> body) {
       scf::ForOp::create(nb, loc, idx(nb, 0), idx(nb, n), idx(nb, step),
@@ -169,14 +174,20 @@ void BM_GemmGeneratedTiled(benchmark::State &state) {
       loop(b1, kM, kTile, [&](OpBuilder &b2, Value j0) {
         loop(b2, kM, kTileK, [&](OpBuilder &b3, Value k0) {
           // Tiles of the 512x512 row-major matrices.
-          CPUBuffer a = bufferOf(args[0], "S[(128, 128) : (512, 1)]", {kTile, kTileK});
-          CPUBuffer bb = bufferOf(args[1], "S[(128, 128) : (512, 1)]", {kTileK, kTile});
-          CPUBuffer c = bufferOf(args[2], "S[(128, 128) : (512, 1)]", {kTile, kTile});
+          CPUBuffer a =
+              bufferOf(args[0], "S[(128, 128) : (512, 1)]", {kTile, kTileK});
+          CPUBuffer bb =
+              bufferOf(args[1], "S[(128, 128) : (512, 1)]", {kTileK, kTile});
+          CPUBuffer c =
+              bufferOf(args[2], "S[(128, 128) : (512, 1)]", {kTile, kTile});
           for (CPUBuffer *t : {&a, &bb, &c})
             t->storage = StoragePlan::linear(kM * kM);
-          a.extra.add(b3, loc, "m", addIndex(b3, loc, mulIndex(b3, loc, i0, kM), k0));
-          bb.extra.add(b3, loc, "m", addIndex(b3, loc, mulIndex(b3, loc, k0, kM), j0));
-          c.extra.add(b3, loc, "m", addIndex(b3, loc, mulIndex(b3, loc, i0, kM), j0));
+          a.extra.add(b3, loc, "m",
+                      addIndex(b3, loc, mulIndex(b3, loc, i0, kM), k0));
+          bb.extra.add(b3, loc, "m",
+                       addIndex(b3, loc, mulIndex(b3, loc, k0, kM), j0));
+          c.extra.add(b3, loc, "m",
+                      addIndex(b3, loc, mulIndex(b3, loc, i0, kM), j0));
           (void)emitGemmPacked(b3, loc, a, false, bb, false, c, true);
         });
       });

@@ -83,3 +83,20 @@ say "The seed example: two stripes per cell are the two replicas."
 run show "$seed" --shape 8x16 -o "$out/seed_8x16.svg"
 echo
 echo "demo: pictures written to $out/ (open the .svg files in a browser)"
+
+section "The example GEMM kernel on the CPU"
+say "test/Dialect/Axe/kernels/gemm_sm80.mlir (the sm_80 source) through axe-to-cpu and mlir-runner:"
+kdir=$(mktemp -d)
+sed '$d' "$root/test/Dialect/Axe/kernels/gemm_sm80.mlir" > "$kdir/gemm.mlir"
+cat "$root/test/Integration/CPU/Inputs/gemm-sm80-main.mlir" >> "$kdir/gemm.mlir"
+llvmlib=/usr/lib/llvm-22/lib
+result=$("$root/build/bin/axe-opt" "$kdir/gemm.mlir" --axe-to-cpu |
+  /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
+    -shared-libs=$llvmlib/libmlir_runner_utils.so,$llvmlib/libmlir_c_runner_utils.so)
+echo "$result"
+if echo "$result" | grep -q "mismatches: 0"; then
+  echo "demo: the 256x256x256 GEMM kernel run on the CPU matches the reference"
+else
+  echo "demo: GEMM kernel on the CPU does NOT match" >&2
+  exit 1
+fi

@@ -196,7 +196,8 @@ TEST(CPUCodegen, TransposeUsesRegisterTranspose) {
   Shape shape{16, 32};
   auto src = *parseLayout("S[(16, 32) : (32, 1)]");
   auto dst = *parseLayout("S[(16, 32) : (1, 16)]");
-  HostBuffer hs = HostBuffer::make(src, shape), hd = HostBuffer::make(dst, shape);
+  HostBuffer hs = HostBuffer::make(src, shape),
+             hd = HostBuffer::make(dst, shape);
   Kernel k(2);
   CPUBuffer s = k.buffer(0, hs), d = k.buffer(1, hd);
   EXPECT_EQ(describeCopyPlan(s, d), "transpose 8x8");
@@ -226,7 +227,8 @@ TEST_P(RandomReduce, EveryCellMatches) {
   HostBuffer src = HostBuffer::make(randomLayout(rng, shape, opts), shape);
   RandomLayoutOptions dopts = opts;
   dopts.replicas = true;
-  HostBuffer dst = HostBuffer::make(randomLayout(rng, dstShape, dopts), dstShape);
+  HostBuffer dst =
+      HostBuffer::make(randomLayout(rng, dstShape, dopts), dstShape);
   Combiner kind = Combiner(GetParam() % 4);
   bool accumulate = GetParam() % 3 == 0;
   for (int64_t f = 0; f < src.numElements(); ++f)
@@ -290,7 +292,9 @@ class RandomGemm : public ::testing::TestWithParam<int> {};
 TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
   std::mt19937_64 rng(2000 + GetParam());
   static const int64_t sizes[] = {2, 4, 6, 8, 16, 24};
-  auto pick = [&] { return sizes[std::uniform_int_distribution<int>(0, 5)(rng)]; };
+  auto pick = [&] {
+    return sizes[std::uniform_int_distribution<int>(0, 5)(rng)];
+  };
   int64_t M = pick(), N = pick(), K = pick();
   bool ta = GetParam() % 2, tb = (GetParam() / 2) % 2;
   bool accumulate = GetParam() % 3 != 0;
@@ -318,7 +322,8 @@ TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
     for (int64_t j = 0; j < N; ++j) {
       float s = accumulate ? at(C, i, j) : 0.f;
       for (int64_t k = 0; k < K; ++k)
-        s += (ta ? at(A, k, i) : at(A, i, k)) * (tb ? at(B, j, k) : at(B, k, j));
+        s +=
+            (ta ? at(A, k, i) : at(A, i, k)) * (tb ? at(B, j, k) : at(B, k, j));
       for (int64_t a : C.addresses(i * N + j))
         want[a] = s;
     }
@@ -326,8 +331,9 @@ TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
     Kernel k(3);
     OpBuilder b = k.builder();
     CPUBuffer a = k.buffer(0, A), bb = k.buffer(1, B), c = k.buffer(2, C);
-    Result<bool> r = packed ? emitGemmPacked(b, k.loc, a, ta, bb, tb, c, accumulate)
-                            : emitGemmNaive(b, k.loc, a, ta, bb, tb, c, accumulate);
+    Result<bool> r =
+        packed ? emitGemmPacked(b, k.loc, a, ta, bb, tb, c, accumulate)
+               : emitGemmNaive(b, k.loc, a, ta, bb, tb, c, accumulate);
     ASSERT_TRUE(bool(r)) << r.message();
     HostBuffer out = C;
     ASSERT_TRUE(k.run({&A, &B, &out}));

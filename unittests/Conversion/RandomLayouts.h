@@ -1,4 +1,5 @@
-//===- RandomLayouts.h - Seeded random layouts that can be stored -*- C++ -*-===//
+//===- RandomLayouts.h - Seeded random layouts that can be stored -*- C++
+//-*-===//
 //
 // Layouts a CPU buffer can hold: every dim split into random factors, the
 // factors placed in a random physical order on m (or on thread axes), with
@@ -99,10 +100,13 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
     while ((int64_t(1) << (bits + 1)) <= mSpan)
       ++bits;
     if (bits >= 2) {
-      int perElement = std::uniform_int_distribution<int>(0, std::min(2, bits - 2))(rng);
+      int perElement =
+          std::uniform_int_distribution<int>(0, std::min(2, bits - 2))(rng);
       int room = bits - perElement;
-      int len = std::uniform_int_distribution<int>(1, std::max(1, room / 2))(rng);
-      int atom = std::uniform_int_distribution<int>(len, std::max(len, room - len))(rng);
+      int len =
+          std::uniform_int_distribution<int>(1, std::max(1, room / 2))(rng);
+      int atom = std::uniform_int_distribution<int>(
+          len, std::max(len, room - len))(rng);
       if (perElement + len + atom <= bits)
         if (Result<Swizzle> sw = Swizzle::create(perElement, len, atom))
           return Layout(*sw, *tile);

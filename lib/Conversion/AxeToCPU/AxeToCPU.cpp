@@ -48,7 +48,8 @@ LogicalResult lowerKernel(KernelOp kernel) {
     if (auto v = dyn_cast<Value>(g))
       ubs.push_back(v);
     else
-      ubs.push_back(indexConstant(b, loc, cast<IntegerAttr>(cast<Attribute>(g)).getInt()));
+      ubs.push_back(indexConstant(
+          b, loc, cast<IntegerAttr>(cast<Attribute>(g)).getInt()));
   }
   static const char *gridAxes[] = {"bx", "by", "bz"};
   if (ubs.size() > 3)
@@ -91,10 +92,9 @@ LogicalResult lowerKernel(KernelOp kernel) {
     b.setInsertionPoint(yield);
     lowerBody(b, {});
   } else {
-    scf::ParallelOp::create(b, loc, lbs, ubs, steps,
-                            [&](OpBuilder &nb, Location, ValueRange ivs) {
-                              lowerBody(nb, ivs);
-                            });
+    scf::ParallelOp::create(
+        b, loc, lbs, ubs, steps,
+        [&](OpBuilder &nb, Location, ValueRange ivs) { lowerBody(nb, ivs); });
   }
   kernel->erase();
   return result;
@@ -109,11 +109,11 @@ LogicalResult lowerAlloc(AllocOp alloc) {
   Location loc = alloc.getLoc();
   auto memTy = MemRefType::get({plan->size()}, type.getElementType());
   Value mem = memref::AllocOp::create(b, loc, memTy, b.getI64IntegerAttr(64));
-  Value flat = memref::CastOp::create(b, loc, getCPUMemRefType(type.getElementType()), mem);
+  Value flat = memref::CastOp::create(
+      b, loc, getCPUMemRefType(type.getElementType()), mem);
   // The buffer lives until the end of its region.
-  Operation *term = alloc->getBlock()->empty()
-                        ? nullptr
-                        : &alloc->getBlock()->back();
+  Operation *term =
+      alloc->getBlock()->empty() ? nullptr : &alloc->getBlock()->back();
   if (term && term->hasTrait<OpTrait::IsTerminator>()) {
     b.setInsertionPoint(term);
     memref::DeallocOp::create(b, loc, mem);
@@ -130,22 +130,26 @@ LogicalResult lowerView(ViewOp view) {
     return view.emitError("the memref of a view needs a strided layout");
   OpBuilder b(view);
   Location loc = view.getLoc();
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view.getSource());
+  auto meta =
+      memref::ExtractStridedMetadataOp::create(b, loc, view.getSource());
   Value offset = meta.getOffset();
   Value size = indexConstant(b, loc, 1);
   for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
     Value stride = ShapedType::isDynamic(strides[i])
                        ? meta.getStrides()[i]
                        : indexConstant(b, loc, strides[i]);
-    Value o = isa<Value>(off)
-                  ? cast<Value>(off)
-                  : indexConstant(b, loc, cast<IntegerAttr>(cast<Attribute>(off)).getInt());
+    Value o =
+        isa<Value>(off)
+            ? cast<Value>(off)
+            : indexConstant(b, loc,
+                            cast<IntegerAttr>(cast<Attribute>(off)).getInt());
     offset = arith::AddIOp::create(b, loc, offset,
                                    arith::MulIOp::create(b, loc, o, stride));
     // Reach of the memref from its first element: an upper bound on what
     // the tile can address.
     size = arith::AddIOp::create(
-        b, loc, size, arith::MulIOp::create(b, loc, meta.getSizes()[i], stride));
+        b, loc, size,
+        arith::MulIOp::create(b, loc, meta.getSizes()[i], stride));
   }
   Value flat = memref::ReinterpretCastOp::create(
       b, loc, getCPUMemRefType(srcTy.getElementType()), meta.getBaseBuffer(),
@@ -204,9 +208,8 @@ struct ConvertAxeToCPUPass
     }
     // Nothing of the axe dialect is left, so the output loads without it
     // (e.g. in mlir-runner).
-    module.walk([](Operation *op) {
-      op->removeAttr(AxeDialect::getTargetAttrName());
-    });
+    module.walk(
+        [](Operation *op) { op->removeAttr(AxeDialect::getTargetAttrName()); });
     if (!ok)
       signalPassFailure();
   }

@@ -108,8 +108,7 @@ void emitNest(OpBuilder &b, Location loc, const IterSpace &space,
 /// Like emitNest, carrying one value through the loops (a reduction).
 Value emitCarryNest(OpBuilder &b, Location loc, const IterSpace &space,
                     ArrayRef<unsigned> order, SmallVectorImpl<Value> &ivs,
-                    Value init,
-                    function_ref<Value(OpBuilder &, Value)> body) {
+                    Value init, function_ref<Value(OpBuilder &, Value)> body) {
   if (order.empty())
     return body(b, init);
   unsigned l = order.front();
@@ -153,9 +152,9 @@ Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
            int64_t lanes) {
   if (lanes <= 1)
     return memref::LoadOp::create(b, loc, buf.memory, ValueRange{addr});
-  return vector::LoadOp::create(
-      b, loc, VectorType::get({lanes}, buf.elementType), buf.memory,
-      ValueRange{addr});
+  return vector::LoadOp::create(b, loc,
+                                VectorType::get({lanes}, buf.elementType),
+                                buf.memory, ValueRange{addr});
 }
 
 void store(OpBuilder &b, Location loc, const CPUBuffer &buf, Value value,
@@ -215,8 +214,9 @@ struct CopyPlan {
 CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
                   const CPUCodegenOptions &opts) {
   CopyPlan plan;
-  int64_t maxLanes = std::min(lanesFor(src.buffer->elementType, opts.vectorLanes32),
-                              lanesFor(dst.buffer->elementType, opts.vectorLanes32));
+  int64_t maxLanes =
+      std::min(lanesFor(src.buffer->elementType, opts.vectorLanes32),
+               lanesFor(dst.buffer->elementType, opts.vectorLanes32));
   unsigned n = space.loops().size();
   for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2) {
     for (int v = int(n) - 1; v >= 0; --v) {
@@ -355,8 +355,7 @@ static vector::CombiningKind combiningKind(Combiner kind, bool isFloat) {
   llvm_unreachable("reduce kind");
 }
 
-Value allocScratch(OpBuilder &b, Location loc, Type elementType,
-                   int64_t size) {
+Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   // The scope is the body of the nearest scf.parallel (one CTA when the grid
   // runs in parallel) or of the function.
   Block *block = b.getInsertionBlock();
@@ -376,8 +375,8 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType,
     mem = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
     for (Block &blk : *region) {
       Operation *term = blk.getTerminator();
-      if (!term || !(term->hasTrait<OpTrait::ReturnLike>() ||
-                     isa<scf::ReduceOp>(term)))
+      if (!term ||
+          !(term->hasTrait<OpTrait::ReturnLike>() || isa<scf::ReduceOp>(term)))
         continue;
       b.setInsertionPoint(term);
       Operation *dealloc = memref::DeallocOp::create(b, loc, mem);
@@ -404,9 +403,9 @@ std::string describeCopyPlan(const CPUBuffer &src, const CPUBuffer &dst,
     return sa.message();
   if (!da)
     return da.message();
-  IterSpace space = IterSpace::build(
-      src.shape, {{&sa->emitter, iota(src.shape.size())},
-                  {&da->emitter, iota(dst.shape.size())}});
+  IterSpace space =
+      IterSpace::build(src.shape, {{&sa->emitter, iota(src.shape.size())},
+                                   {&da->emitter, iota(dst.shape.size())}});
   CopyPlan plan = planCopy(space, *sa, *da, opts);
   switch (plan.kind) {
   case CopyPlan::Vector:
@@ -430,9 +429,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     return sa.takeFailure();
   if (!da)
     return da.takeFailure();
-  IterSpace space = IterSpace::build(
-      src.shape, {{&sa->emitter, iota(src.shape.size())},
-                  {&da->emitter, iota(dst.shape.size())}});
+  IterSpace space =
+      IterSpace::build(src.shape, {{&sa->emitter, iota(src.shape.size())},
+                                   {&da->emitter, iota(dst.shape.size())}});
   CopyPlan plan = planCopy(space, *sa, *da, opts);
   SmallVector<Value> ivs;
   unsigned n = space.loops().size();
@@ -452,10 +451,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                else
                  v = load(nb, loc, src, addr, plan.lanes);
                v = castElements(nb, loc, v, dst.elementType);
-               forEachAddress(nb, loc, space, 1, *da, ivs,
-                              [&](OpBuilder &sb, Value a) {
-                                store(sb, loc, dst, v, a);
-                              });
+               forEachAddress(
+                   nb, loc, space, 1, *da, ivs,
+                   [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
              });
     return true;
   }
@@ -510,7 +508,8 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
   ivs.assign(n, Value());
   emitNest(b, loc, space, allLoopsExcept(space, {}), ivs, [&](OpBuilder &nb) {
     Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
-    Value v = castElements(nb, loc, load(nb, loc, src, addr, 1), dst.elementType);
+    Value v =
+        castElements(nb, loc, load(nb, loc, src, addr, 1), dst.elementType);
     forEachAddress(nb, loc, space, 1, *da, ivs,
                    [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
   });
@@ -576,8 +575,9 @@ Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
   int64_t kb = transB ? bb.shape[1] : bb.shape[0];
   int64_t n = transB ? bb.shape[0] : bb.shape[1];
   if (k != kb || c.shape[0] != m || c.shape[1] != n)
-    return fail("gemm shapes " + shapeStr(a.shape) + " x " + shapeStr(bb.shape) +
-                " -> " + shapeStr(c.shape) + " do not agree");
+    return fail("gemm shapes " + shapeStr(a.shape) + " x " +
+                shapeStr(bb.shape) + " -> " + shapeStr(c.shape) +
+                " do not agree");
   return GemmShape{m, n, k};
 }
 } // namespace
@@ -597,8 +597,8 @@ Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
   SpaceOperand opB{&ba->emitter, transB ? SmallVector<unsigned, 4>{1, 2}
                                         : SmallVector<unsigned, 4>{2, 1}};
   SpaceOperand opC{&ca->emitter, {0, 1}};
-  IterSpace space = IterSpace::build({shape->m, shape->n, shape->k},
-                                     {opA, opB, opC});
+  IterSpace space =
+      IterSpace::build({shape->m, shape->n, shape->k}, {opA, opB, opC});
   SmallVector<unsigned> outer, inner;
   for (unsigned l = 0; l < space.loops().size(); ++l)
     (space.loops()[l].dim == 2 ? inner : outer).push_back(l);
@@ -607,25 +607,29 @@ Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
   emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
     for (unsigned l : inner)
       ivs[l] = Value();
-    Value init = accumulate
-                     ? load(nb, loc, c, emitAddress(nb, loc, space, 2, *ca, ivs), 1)
-                     : reductionIdentity(nb, loc, Combiner::Sum, acc);
+    Value init = accumulate ? load(nb, loc, c,
+                                   emitAddress(nb, loc, space, 2, *ca, ivs), 1)
+                            : reductionIdentity(nb, loc, Combiner::Sum, acc);
     Value sum = emitCarryNest(
         nb, loc, space, inner, ivs, init, [&](OpBuilder &ib, Value s) {
           Value x = castElements(
-              ib, loc, load(ib, loc, a, emitAddress(ib, loc, space, 0, *aa, ivs), 1),
+              ib, loc,
+              load(ib, loc, a, emitAddress(ib, loc, space, 0, *aa, ivs), 1),
               acc);
           Value y = castElements(
-              ib, loc, load(ib, loc, bb, emitAddress(ib, loc, space, 1, *ba, ivs), 1),
+              ib, loc,
+              load(ib, loc, bb, emitAddress(ib, loc, space, 1, *ba, ivs), 1),
               acc);
-          Value p = isa<FloatType>(acc) ? Value(arith::MulFOp::create(ib, loc, x, y))
-                                        : Value(arith::MulIOp::create(ib, loc, x, y));
+          Value p = isa<FloatType>(acc)
+                        ? Value(arith::MulFOp::create(ib, loc, x, y))
+                        : Value(arith::MulIOp::create(ib, loc, x, y));
           return combine(ib, loc, Combiner::Sum, s, p);
         });
     for (unsigned l : inner)
       ivs[l] = Value();
-    forEachAddress(nb, loc, space, 2, *ca, ivs,
-                   [&](OpBuilder &sb, Value addr) { store(sb, loc, c, sum, addr); });
+    forEachAddress(nb, loc, space, 2, *ca, ivs, [&](OpBuilder &sb, Value addr) {
+      store(sb, loc, c, sum, addr);
+    });
   });
   return true;
 }
@@ -645,7 +649,8 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   // Packed panels are tiles with layouts of their own, filled by layout
   // copies: Ap holds A column-major (a column of MR rows is contiguous), Bp
   // and Cp row-major (a row of NR columns is contiguous).
-  auto panel = [&](Shape shape, const char *text, int64_t size) -> Result<CPUBuffer> {
+  auto panel = [&](Shape shape, const char *text,
+                   int64_t size) -> Result<CPUBuffer> {
     Result<TileLayout> t = parseTileLayout(text);
     if (!t)
       return t.takeFailure();
@@ -658,10 +663,12 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
     return buf;
   };
   auto str = [](int64_t v) { return std::to_string(v); };
-  std::string aText = transA ? "S[(" + str(K) + "," + str(M) + "):(" + str(M) + ",1)]"
-                             : "S[(" + str(M) + "," + str(K) + "):(1," + str(M) + ")]";
-  std::string bText = transB ? "S[(" + str(N) + "," + str(K) + "):(1," + str(N) + ")]"
-                             : "S[(" + str(K) + "," + str(N) + "):(" + str(N) + ",1)]";
+  std::string aText =
+      transA ? "S[(" + str(K) + "," + str(M) + "):(" + str(M) + ",1)]"
+             : "S[(" + str(M) + "," + str(K) + "):(1," + str(M) + ")]";
+  std::string bText =
+      transB ? "S[(" + str(N) + "," + str(K) + "):(1," + str(N) + ")]"
+             : "S[(" + str(K) + "," + str(N) + "):(" + str(N) + ",1)]";
   std::string cText = "S[(" + str(M) + "," + str(N) + "):(" + str(N) + ",1)]";
   auto ap = panel(a.shape, aText.c_str(), M * K);
   auto bp = panel(bb.shape, bText.c_str(), K * N);
@@ -679,7 +686,8 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   // Register blocking: MR rows x NV vectors of W columns of C stay in
   // registers across the whole K loop.
   int64_t w = 1;
-  for (int64_t cand = std::max<int64_t>(1, opts.vectorLanes32); cand >= 1; cand /= 2)
+  for (int64_t cand = std::max<int64_t>(1, opts.vectorLanes32); cand >= 1;
+       cand /= 2)
     if (N % cand == 0) {
       w = cand;
       break;
@@ -694,8 +702,8 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   auto cEm = LayoutEmitter::get(cp->layout, cp->shape);
   if (!aEm || !bEm || !cEm)
     return fail("packed panel layouts do not group");
-  auto addrOf = [&](OpBuilder &nb, const LayoutEmitter &em, const CPUBuffer &buf,
-                    Value row, Value col) {
+  auto addrOf = [&](OpBuilder &nb, const LayoutEmitter &em,
+                    const CPUBuffer &buf, Value row, Value col) {
     SmallVector<Value, 2> idx{row, col};
     CoordValue cv = em.emitUnswizzled(nb, loc, idx);
     return buf.storage.emitAddress(nb, loc, cv);
@@ -727,39 +735,40 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
     SmallVector<Value> init;
     for (int64_t r = 0; r < mr; ++r)
       for (int64_t v = 0; v < nv; ++v)
-        init.push_back(accumulate
-                           ? Value(vector::LoadOp::create(
-                                 b, loc, vt, cp->memory,
-                                 ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r),
-                                                   colOf(b, v))}))
-                           : splat(b, loc,
-                                   reductionIdentity(b, loc, Combiner::Sum, f32),
-                                   w));
+        init.push_back(
+            accumulate
+                ? Value(vector::LoadOp::create(
+                      b, loc, vt, cp->memory,
+                      ValueRange{
+                          addrOf(b, *cEm, *cp, rowOf(b, r), colOf(b, v))}))
+                : splat(b, loc, reductionIdentity(b, loc, Combiner::Sum, f32),
+                        w));
     auto kLoop = scf::ForOp::create(
         b, loc, c0, indexConstant(b, loc, K), indexConstant(b, loc, 1), init,
         [&](OpBuilder &kb, Location, Value k, ValueRange accs) {
           SmallVector<Value> bv;
           for (int64_t v = 0; v < nv; ++v)
-            bv.push_back(vector::LoadOp::create(
-                kb, loc, vt, bp->memory, ValueRange{bAddr(kb, k, colOf(kb, v))}));
+            bv.push_back(
+                vector::LoadOp::create(kb, loc, vt, bp->memory,
+                                       ValueRange{bAddr(kb, k, colOf(kb, v))}));
           SmallVector<Value> next;
           for (int64_t r = 0; r < mr; ++r) {
-            Value s = memref::LoadOp::create(kb, loc, ap->memory,
-                                             ValueRange{aAddr(kb, rowOf(kb, r), k)});
+            Value s = memref::LoadOp::create(
+                kb, loc, ap->memory, ValueRange{aAddr(kb, rowOf(kb, r), k)});
             Value sv = splat(kb, loc, s, w);
             if (w == 1)
               sv = vector::BroadcastOp::create(kb, loc, vt, s);
             for (int64_t v = 0; v < nv; ++v)
-              next.push_back(vector::FMAOp::create(kb, loc, sv, bv[v],
-                                                   accs[r * nv + v]));
+              next.push_back(
+                  vector::FMAOp::create(kb, loc, sv, bv[v], accs[r * nv + v]));
           }
           scf::YieldOp::create(kb, loc, next);
         });
     for (int64_t r = 0; r < mr; ++r)
       for (int64_t v = 0; v < nv; ++v)
-        vector::StoreOp::create(b, loc, kLoop.getResult(r * nv + v), cp->memory,
-                                ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r),
-                                                  colOf(b, v))});
+        vector::StoreOp::create(
+            b, loc, kLoop.getResult(r * nv + v), cp->memory,
+            ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r), colOf(b, v))});
   }
   b.setInsertionPointAfter(iLoop);
   if (auto r = emitCopy(b, loc, *cp, c, opts); !r)
@@ -795,8 +804,9 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
   if (dst.shape == keptOnes && dst.shape != kept)
     dstDims = iota(rank);
   else if (dst.shape != kept)
-    return fail("reduce of " + shapeStr(src.shape) + " gives " + shapeStr(kept) +
-                " (or " + shapeStr(keptOnes) + "), not " + shapeStr(dst.shape));
+    return fail("reduce of " + shapeStr(src.shape) + " gives " +
+                shapeStr(kept) + " (or " + shapeStr(keptOnes) + "), not " +
+                shapeStr(dst.shape));
   if (kept.empty() && dst.shape.empty())
     return fail("reduce to a scalar needs a 1-element dst (shape 1)");
 
@@ -862,7 +872,8 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
     if (mode == ReducedVector || !accumulate)
       init = splat(nb, loc, reductionIdentity(nb, loc, kind, acc), accLanes);
     else
-      init = load(nb, loc, dst, emitAddress(nb, loc, space, 1, *da, ivs), accLanes);
+      init = load(nb, loc, dst, emitAddress(nb, loc, space, 1, *da, ivs),
+                  accLanes);
     Value result = emitCarryNest(
         nb, loc, space, inner, ivs, init, [&](OpBuilder &ib, Value s) {
           Value x = load(ib, loc, src, emitAddress(ib, loc, space, 0, *sa, ivs),
@@ -874,13 +885,13 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
     if (lane != ~0u)
       ivs[lane] = Value();
     if (mode == ReducedVector) {
-      result = vector::ReductionOp::create(nb, loc, combiningKind(kind, isFloat),
-                                           result);
+      result = vector::ReductionOp::create(
+          nb, loc, combiningKind(kind, isFloat), result);
       if (accumulate)
-        result = combine(nb, loc, kind,
-                         load(nb, loc, dst,
-                              emitAddress(nb, loc, space, 1, *da, ivs), 1),
-                         result);
+        result = combine(
+            nb, loc, kind,
+            load(nb, loc, dst, emitAddress(nb, loc, space, 1, *da, ivs), 1),
+            result);
     }
     forEachAddress(nb, loc, space, 1, *da, ivs, [&](OpBuilder &sb, Value addr) {
       store(sb, loc, dst, result, addr);
@@ -943,8 +954,8 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
   if (isVectorizableBody(body)) {
     int64_t maxLanes = opts.vectorLanes32 * 4;
     for (Access &a : accs)
-      maxLanes = std::min(maxLanes, lanesFor(a.buffer->elementType,
-                                             opts.vectorLanes32));
+      maxLanes = std::min(maxLanes,
+                          lanesFor(a.buffer->elementType, opts.vectorLanes32));
     for (int64_t w = maxLanes; w >= 2 && vloop < 0; w /= 2)
       for (int v = int(n) - 1; v >= 0 && vloop < 0; --v) {
         bool ok = true;

@@ -48,13 +48,12 @@ void addCPUToLLVMPasses(OpPassManager &pm) {
 
 void registerCPUCodegenDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
-                  memref::MemRefDialect, scf::SCFDialect,
-                  vector::VectorDialect, LLVM::LLVMDialect>();
+                  memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect,
+                  LLVM::LLVMDialect>();
 }
 
-std::unique_ptr<ExecutionEngine> lowerAndJIT(ModuleOp module,
-                                             std::string &error,
-                                             bool alreadyLowered) {
+std::unique_ptr<ExecutionEngine>
+lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered) {
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();

@@ -56,7 +56,8 @@ Result<BufferChain> walkChain(Value value) {
   case MemorySpace::Reg:
     break;
   default:
-    return fail("memory space '" + stringifyMemorySpace(type.getMemorySpace()).str() +
+    return fail("memory space '" +
+                stringifyMemorySpace(type.getMemorySpace()).str() +
                 "' does not exist on the CPU target");
   }
   for (const std::string &axis : type.getLayout().tile().axes())
@@ -74,7 +75,8 @@ Result<bool> canGetCPUBuffer(Value value) {
   if (!chain)
     return chain.takeFailure();
   if (isa<AllocOp>(chain->root))
-    if (auto plan = getCPUStorage(cast<BufferType>(chain->root->getResult(0).getType()));
+    if (auto plan = getCPUStorage(
+            cast<BufferType>(chain->root->getResult(0).getType()));
         !plan)
       return plan.takeFailure();
   return true;
@@ -273,24 +275,25 @@ ScheduleMatch matchCopy(Operation *raw, bool vectorize) {
 
 template <typename OpTy>
 void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
-  (void)r.add({"cpu.copy", opName.str(), "cpu", 10,
-         "loops from the common refinement of both layouts; vector loads and "
-         "stores where both sides are contiguous on m, an in-register "
-         "transpose where they are contiguous along different loops",
-         [](Operation *op, const ScheduleContext &) {
-           return matchCopy<OpTy>(op, true);
-         },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteCopy<OpTy>(op, ctx, rw, true);
-         }});
+  (void)r.add(
+      {"cpu.copy", opName.str(), "cpu", 10,
+       "loops from the common refinement of both layouts; vector loads and "
+       "stores where both sides are contiguous on m, an in-register "
+       "transpose where they are contiguous along different loops",
+       [](Operation *op, const ScheduleContext &) {
+         return matchCopy<OpTy>(op, true);
+       },
+       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+         return rewriteCopy<OpTy>(op, ctx, rw, true);
+       }});
   (void)r.add({"cpu.copy.scalar", opName.str(), "cpu", 0,
-         "one scalar load and store per element (and replica)",
-         [](Operation *op, const ScheduleContext &) {
-           return matchCopy<OpTy>(op, false);
-         },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteCopy<OpTy>(op, ctx, rw, false);
-         }});
+               "one scalar load and store per element (and replica)",
+               [](Operation *op, const ScheduleContext &) {
+                 return matchCopy<OpTy>(op, false);
+               },
+               [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+                 return rewriteCopy<OpTy>(op, ctx, rw, false);
+               }});
 }
 
 //===----------------------------------------------------------------------===//
@@ -318,35 +321,37 @@ LogicalResult rewriteGemm(Operation *raw, const ScheduleContext &ctx,
 }
 
 void addGemmSchedules(ScheduleRegistry &r) {
-  (void)r.add({"cpu.gemm.packed", "axe.gemm", "cpu", 10,
-         "packs A and B into f32 panels by layout copies, then a register-"
-         "blocked vector FMA micro-kernel; C unpacked to its layout",
-         [](Operation *op, const ScheduleContext &) {
-           ScheduleMatch m = matchCommon(op);
-           if (!m.accepted())
-             return m;
-           auto g = cast<GemmOp>(op);
-           auto ct = cast<BufferType>(g.getC().getType());
-           for (Value v : {g.getA(), g.getB(), g.getC()})
-             if (!isa<FloatType>(cast<BufferType>(v.getType()).getElementType()))
-               return ScheduleMatch::decline(
-                   "the packed kernel computes in f32; integer operands need "
-                   "cpu.gemm.naive");
-           if (cast<FloatType>(ct.getElementType()).getWidth() > 32)
+  (void)r.add(
+      {"cpu.gemm.packed", "axe.gemm", "cpu", 10,
+       "packs A and B into f32 panels by layout copies, then a register-"
+       "blocked vector FMA micro-kernel; C unpacked to its layout",
+       [](Operation *op, const ScheduleContext &) {
+         ScheduleMatch m = matchCommon(op);
+         if (!m.accepted())
+           return m;
+         auto g = cast<GemmOp>(op);
+         auto ct = cast<BufferType>(g.getC().getType());
+         for (Value v : {g.getA(), g.getB(), g.getC()})
+           if (!isa<FloatType>(cast<BufferType>(v.getType()).getElementType()))
              return ScheduleMatch::decline(
-                 "the packed kernel accumulates in f32; an f64 accumulator "
-                 "needs cpu.gemm.naive");
-           return ScheduleMatch::accept();
-         },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteGemm(op, ctx, rw, true);
-         }});
-  (void)r.add({"cpu.gemm.naive", "axe.gemm", "cpu", 0,
-         "a scalar loop nest on the layouts, accumulating in C's type",
-         [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteGemm(op, ctx, rw, false);
-         }});
+                 "the packed kernel computes in f32; integer operands need "
+                 "cpu.gemm.naive");
+         if (cast<FloatType>(ct.getElementType()).getWidth() > 32)
+           return ScheduleMatch::decline(
+               "the packed kernel accumulates in f32; an f64 accumulator "
+               "needs cpu.gemm.naive");
+         return ScheduleMatch::accept();
+       },
+       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+         return rewriteGemm(op, ctx, rw, true);
+       }});
+  (void)r.add(
+      {"cpu.gemm.naive", "axe.gemm", "cpu", 0,
+       "a scalar loop nest on the layouts, accumulating in C's type",
+       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
+       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+         return rewriteGemm(op, ctx, rw, false);
+       }});
 }
 
 //===----------------------------------------------------------------------===//
@@ -383,58 +388,62 @@ LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
 }
 
 void addReduceFillElementwise(ScheduleRegistry &r) {
-  (void)r.add({"cpu.reduce", "axe.reduce", "cpu", 10,
-         "kept dims outside, reduced dims inside with the accumulator in "
-         "registers; vectorized along a contiguous kept or reduced loop",
-         [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteReduce(op, ctx, rw, true);
-         }});
-  (void)r.add({"cpu.reduce.scalar", "axe.reduce", "cpu", 0,
-         "the same loops without vectors",
-         [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-         [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-           return rewriteReduce(op, ctx, rw, false);
-         }});
-  (void)r.add({"cpu.fill", "axe.fill", "cpu", 10,
-         "stores of the value at every placement, vectorized where contiguous",
-         [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-         [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
-           auto op = cast<FillOp>(raw);
-           auto dst = bufferOf(raw, rw, op.getTarget());
-           if (failed(dst) ||
-               failed(check(raw, emitFill(rw, op.getLoc(), *dst, op.getValue(),
-                                          optionsFor(ctx, true)))))
+  (void)r.add(
+      {"cpu.reduce", "axe.reduce", "cpu", 10,
+       "kept dims outside, reduced dims inside with the accumulator in "
+       "registers; vectorized along a contiguous kept or reduced loop",
+       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
+       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+         return rewriteReduce(op, ctx, rw, true);
+       }});
+  (void)r.add(
+      {"cpu.reduce.scalar", "axe.reduce", "cpu", 0,
+       "the same loops without vectors",
+       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
+       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
+         return rewriteReduce(op, ctx, rw, false);
+       }});
+  (void)r.add(
+      {"cpu.fill", "axe.fill", "cpu", 10,
+       "stores of the value at every placement, vectorized where contiguous",
+       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
+       [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
+         auto op = cast<FillOp>(raw);
+         auto dst = bufferOf(raw, rw, op.getTarget());
+         if (failed(dst) ||
+             failed(check(raw, emitFill(rw, op.getLoc(), *dst, op.getValue(),
+                                        optionsFor(ctx, true)))))
+           return failure();
+         rw.eraseOp(raw);
+         return success();
+       }});
+  (void)r.add(
+      {"cpu.elementwise", "axe.elementwise", "cpu", 10,
+       "the body cloned per element, or per vector when it is arith/math "
+       "only and every operand is contiguous along one loop",
+       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
+       [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
+         auto op = cast<ElementwiseOp>(raw);
+         std::vector<CPUBuffer> ins, outs;
+         for (Value v : op.getInputs()) {
+           auto buf = bufferOf(raw, rw, v);
+           if (failed(buf))
              return failure();
-           rw.eraseOp(raw);
-           return success();
-         }});
-  (void)r.add({"cpu.elementwise", "axe.elementwise", "cpu", 10,
-         "the body cloned per element, or per vector when it is arith/math "
-         "only and every operand is contiguous along one loop",
-         [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-         [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
-           auto op = cast<ElementwiseOp>(raw);
-           std::vector<CPUBuffer> ins, outs;
-           for (Value v : op.getInputs()) {
-             auto buf = bufferOf(raw, rw, v);
-             if (failed(buf))
-               return failure();
-             ins.push_back(*buf);
-           }
-           for (Value v : op.getOutputs()) {
-             auto buf = bufferOf(raw, rw, v);
-             if (failed(buf))
-               return failure();
-             outs.push_back(*buf);
-           }
-           if (failed(check(raw, emitElementwise(rw, op.getLoc(), ins, outs,
-                                                 op.getBody(),
-                                                 optionsFor(ctx, true)))))
+           ins.push_back(*buf);
+         }
+         for (Value v : op.getOutputs()) {
+           auto buf = bufferOf(raw, rw, v);
+           if (failed(buf))
              return failure();
-           rw.eraseOp(raw);
-           return success();
-         }});
+           outs.push_back(*buf);
+         }
+         if (failed(check(raw, emitElementwise(rw, op.getLoc(), ins, outs,
+                                               op.getBody(),
+                                               optionsFor(ctx, true)))))
+           return failure();
+         rw.eraseOp(raw);
+         return success();
+       }});
 }
 
 } // namespace

@@ -97,8 +97,8 @@ Result<bool> emitElementwise(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Converts a scalar or vector of one element type to another (ext, trunc,
 /// int <-> float); identity when equal.
-mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::Value v, mlir::Type elementType);
+mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type elementType);
 
 /// The identity of a reduction for an element type.
 mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,

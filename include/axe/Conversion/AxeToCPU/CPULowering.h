@@ -33,9 +33,9 @@ void registerCPUCodegenDialects(mlir::DialectRegistry &registry);
 /// it at -O3 for the host. Functions meant to be called from C++ need the
 /// `llvm.emit_c_interface` attribute. Returns null and sets `error` on
 /// failure.
-std::unique_ptr<mlir::ExecutionEngine>
-lowerAndJIT(mlir::ModuleOp module, std::string &error,
-            bool alreadyLowered = false);
+std::unique_ptr<mlir::ExecutionEngine> lowerAndJIT(mlir::ModuleOp module,
+                                                   std::string &error,
+                                                   bool alreadyLowered = false);
 
 } // namespace axe
 

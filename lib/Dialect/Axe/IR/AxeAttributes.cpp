@@ -140,8 +140,14 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   text = text.trim();
   Result<Layout> layout = parseLayout(text);
   if (!layout) {
-    parser.emitError(start) << "invalid layout '" << text
-                            << "': " << layout.message();
+    // Point at the column the library names, when it names one.
+    SMLoc loc = start;
+    llvm::StringRef rest = layout.message();
+    unsigned column;
+    if (rest.consume_front("at column ") && !rest.consumeInteger(10, column) &&
+        column >= 1 && column <= text.size())
+      loc = SMLoc::getFromPointer(text.data() + column - 1);
+    parser.emitError(loc) << "invalid layout: " << layout.message();
     return {};
   }
   return getLayoutAttr(parser.getContext(), *layout);

@@ -39,6 +39,25 @@ static void printScope(OpAsmPrinter &printer, Operation *, ScopeAttr scope) {
   scope.printBody(printer);
 }
 
+// `axe.reduce max ...`
+static ParseResult parseReduceKind(OpAsmParser &parser, ReduceKindAttr &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  llvm::StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ReduceKind> value = symbolizeReduceKind(keyword);
+  if (!value)
+    return parser.emitError(loc) << "unknown reduction '" << keyword
+                                 << "'; expected sum, max, min or prod";
+  kind = ReduceKindAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printReduceKind(OpAsmPrinter &printer, Operation *,
+                            ReduceKindAttr kind) {
+  printer << stringifyReduceKind(kind.getValue());
+}
+
 // `axe.axis_id laneid`
 static ParseResult parseAxisName(OpAsmParser &parser, StringAttr &axis) {
   std::string name;

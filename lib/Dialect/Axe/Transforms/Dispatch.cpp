@@ -37,8 +37,9 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
       } else if (TargetAttr t = getTargetAttr(op)) {
         ctx.target = t.getName().str();
       } else {
-        op->emitError("no target to dispatch for: pass axe-dispatch{target=...} "
-                      "or put #axe.target<...> on the kernel or the module");
+        op->emitError(
+            "no target to dispatch for: pass axe-dispatch{target=...} "
+            "or put #axe.target<...> on the kernel or the module");
         ok = false;
         continue;
       }

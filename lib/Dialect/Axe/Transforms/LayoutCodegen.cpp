@@ -98,15 +98,15 @@ void CoordValue::add(OpBuilder &b, Location loc, const CoordValue &c) {
 // Swizzle
 //===----------------------------------------------------------------------===//
 
-Value emitSwizzle(OpBuilder &b, Location loc, const Swizzle &swizzle,
-                  Value m) {
+Value emitSwizzle(OpBuilder &b, Location loc, const Swizzle &swizzle, Value m) {
   if (swizzle.isIdentity())
     return m;
   // out = m xor (((m >> (M + S)) & (2^B - 1)) << M): only bits [M, M+B) move.
   Value shifted = b.createOrFold<arith::ShRUIOp>(
       loc, m, indexConstant(b, loc, swizzle.perElement + swizzle.atomLen));
   Value masked = b.createOrFold<arith::AndIOp>(
-      loc, shifted, indexConstant(b, loc, (int64_t(1) << swizzle.swizzleLen) - 1));
+      loc, shifted,
+      indexConstant(b, loc, (int64_t(1) << swizzle.swizzleLen) - 1));
   Value moved = b.createOrFold<arith::ShLIOp>(
       loc, masked, indexConstant(b, loc, swizzle.perElement));
   return b.createOrFold<arith::XOrIOp>(loc, m, moved);
@@ -131,9 +131,8 @@ Result<LayoutEmitter> LayoutEmitter::get(const Layout &layout,
   return emitter;
 }
 
-void LayoutEmitter::addDimContribution(OpBuilder &b, Location loc,
-                                       unsigned dim, Value index,
-                                       CoordValue &acc) const {
+void LayoutEmitter::addDimContribution(OpBuilder &b, Location loc, unsigned dim,
+                                       Value index, CoordValue &acc) const {
   llvm::ArrayRef<Iter> iters = groupedLayout.block(dim);
   // Digits are taken fastest first: digit k = (index / faster) mod extent.
   // The slowest digit needs no mod since index is in range.
@@ -173,8 +172,8 @@ void LayoutEmitter::applySwizzle(OpBuilder &b, Location loc,
                                  CoordValue &c) const {
   if (!fullLayout.isSwizzled())
     return;
-  c.set(kDefaultAxis,
-        emitSwizzle(b, loc, *fullLayout.swizzle(), c.get(b, loc, kDefaultAxis)));
+  c.set(kDefaultAxis, emitSwizzle(b, loc, *fullLayout.swizzle(),
+                                  c.get(b, loc, kDefaultAxis)));
 }
 
 void LayoutEmitter::forEachPlacement(
@@ -204,8 +203,7 @@ void LayoutEmitter::forEachPlacement(
         scf::ForOp::create(
             nb, loc, indexConstant(nb, loc, 0),
             indexConstant(nb, loc, it.extent), indexConstant(nb, loc, 1),
-            ValueRange(),
-            [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+            ValueRange(), [&](OpBuilder &lb, Location, Value iv, ValueRange) {
               CoordValue next = acc;
               next.add(lb, loc, it.axis, mulIndex(lb, loc, iv, it.stride));
               nest(lb, k + 1, next);
@@ -263,8 +261,8 @@ Result<StoragePlan> StoragePlan::forLayout(const Layout &layout) {
       plan.storageDims.push_back({axis, r.lo, r.hi - r.lo + 1, 1});
   auto m = ranges->find(std::string(kDefaultAxis));
   if (m != ranges->end())
-    plan.storageDims.push_back(
-        {std::string(kDefaultAxis), m->second.lo, m->second.hi - m->second.lo + 1, 1});
+    plan.storageDims.push_back({std::string(kDefaultAxis), m->second.lo,
+                                m->second.hi - m->second.lo + 1, 1});
   int64_t stride = 1;
   for (Dim &d : llvm::reverse(plan.storageDims)) {
     d.stride = stride;
@@ -312,9 +310,10 @@ Value StoragePlan::emitAddress(OpBuilder &b, Location loc,
     if (Value v = c.lookup(d.axis))
       addr = addIndex(b, loc, addr, mulIndex(b, loc, v, d.stride));
   }
-  assert(llvm::all_of(c.entries(),
-                      [&](const auto &e) { return find(e.first) != nullptr; }) &&
-         "coordinate on an axis without storage");
+  assert(
+      llvm::all_of(c.entries(),
+                   [&](const auto &e) { return find(e.first) != nullptr; }) &&
+      "coordinate on an axis without storage");
   if (constant != 0 || !addr)
     addr = addIndex(b, loc, addr, indexConstant(b, loc, constant));
   return addr;

@@ -30,8 +30,9 @@ LogicalResult ScheduleRegistry::add(Schedule schedule, std::string *error) {
   for (const auto &s : schedules)
     if (s && s->name == schedule.name && s->opName == schedule.opName &&
         s->target == schedule.target)
-      return reject("schedule '" + schedule.name + "' is already registered for " +
-                    schedule.opName + " on target " + schedule.target);
+      return reject("schedule '" + schedule.name +
+                    "' is already registered for " + schedule.opName +
+                    " on target " + schedule.target);
   schedules.push_back(std::make_unique<Schedule>(std::move(schedule)));
   return success();
 }
@@ -83,10 +84,9 @@ ScheduleRegistry::select(Operation *op, const ScheduleContext &ctx) const {
                       << m.reason();
       return failure();
     }
-    InFlightDiagnostic diag = op->emitError()
-                              << "no schedule named '" << forced.getValue()
-                              << "' for " << opName << " on target "
-                              << ctx.target;
+    InFlightDiagnostic diag =
+        op->emitError() << "no schedule named '" << forced.getValue()
+                        << "' for " << opName << " on target " << ctx.target;
     if (all.empty())
       diag << " (none is registered)";
     else {
@@ -104,9 +104,8 @@ ScheduleRegistry::select(Operation *op, const ScheduleContext &ctx) const {
       return s;
     declined.push_back({s, m.reason()});
   }
-  InFlightDiagnostic diag = op->emitError()
-                            << "no schedule for " << opName << " on target "
-                            << ctx.target;
+  InFlightDiagnostic diag = op->emitError() << "no schedule for " << opName
+                                            << " on target " << ctx.target;
   if (declined.empty()) {
     diag << ": none is registered";
     return failure();
@@ -126,8 +125,8 @@ LogicalResult ScheduleRegistry::dispatch(Operation *op,
     return failure();
   rewriter.setInsertionPoint(op);
   if (failed((*s)->rewrite(op, ctx, rewriter)))
-    return op->emitError() << "schedule '" << (*s)->name << "' failed to rewrite "
-                           << op->getName();
+    return op->emitError() << "schedule '" << (*s)->name
+                           << "' failed to rewrite " << op->getName();
   return success();
 }
 

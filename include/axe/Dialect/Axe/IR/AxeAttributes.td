@@ -115,8 +115,10 @@ def Axe_MemorySpaceAttr : EnumAttr<Axe_Dialect, Axe_MemorySpace, "memory_space">
   let assemblyFormat = "`<` $value `>`";
 }
 
-// Printed as a bare keyword inside `axe.reduce`.
-def Axe_ReduceKindAttr : EnumAttr<Axe_Dialect, Axe_ReduceKind, "reduce_kind">;
+// `#axe.reduce_kind<max>`; a bare keyword inside `axe.reduce`.
+def Axe_ReduceKindAttr : EnumAttr<Axe_Dialect, Axe_ReduceKind, "reduce_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 def Axe_TargetAttr : Axe_Attr<"Target"> {
   let mnemonic = "target";

@@ -377,7 +377,8 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
     Axe_ScopeAttr:$scope,
     OptionalAttr<StrAttr>:$schedule);
   let assemblyFormat = [{
-    $kind $source `into` $target `dims` $dims `at` custom<Scope>($scope)
+    custom<ReduceKind>($kind) $source `into` $target `dims` $dims
+    `at` custom<Scope>($scope)
     attr-dict `:` qualified(type($source)) `into` qualified(type($target))
   }];
   let hasVerifier = 1;

@@ -86,12 +86,13 @@ public:
                     CoordValue &c) const;
   /// Calls `fn` with every placement (replica) of the unswizzled coordinate
   /// `base`, swizzled. Few replicas are unrolled; many become scf.for loops.
-  void forEachPlacement(
-      mlir::OpBuilder &b, mlir::Location loc, const CoordValue &base,
-      llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
-                              const CoordValue &)>
-          fn,
-      int64_t maxUnrolled = 16) const;
+  void
+  forEachPlacement(mlir::OpBuilder &b, mlir::Location loc,
+                   const CoordValue &base,
+                   llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                                           const CoordValue &)>
+                       fn,
+                   int64_t maxUnrolled = 16) const;
 
 private:
   Layout fullLayout;
