@@ -19,6 +19,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%axe_src_root", config.axe_src_root))
+config.substitutions.append(("%axe_obj_root", config.axe_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -28,6 +29,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.axe_tools_dir, config.llvm_tools_dir]
 tools = [
     "axe-layout",
+    "axe-lsp-server",
     "axe-opt",
     "axe-trn-sim",
     "mlir-opt",

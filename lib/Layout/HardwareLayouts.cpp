@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <iterator>
+
 using namespace axe;
 
 namespace {
@@ -33,6 +35,12 @@ Result<TileLayout> build(llvm::ArrayRef<Iter> iters, IterList replica = {}) {
 }
 
 std::string str(int64_t v) { return std::to_string(v); }
+
+/// Whether an enum argument is one of its enumerators 0..last (a cast from
+/// an arbitrary integer may be neither, and must not index or shift).
+template <typename E> bool isEnumerator(E value, E last) {
+  return static_cast<unsigned>(value) <= static_cast<unsigned>(last);
+}
 
 } // namespace
 
@@ -71,6 +79,10 @@ Shape axe::mmaSyncOperandShape(MmaShape shape, MmaOperand operand) {
 
 Result<TileLayout> axe::mmaSyncFragment(MmaShape shape, MmaOperand operand,
                                         MmaType type) {
+  if (!isEnumerator(shape, MmaShape::M16N8K16) ||
+      !isEnumerator(operand, MmaOperand::C) ||
+      !isEnumerator(type, MmaType::F32))
+    return fail("mma.sync: unknown shape, operand or element type");
   std::string what = "mma.sync." + mmaShapeName(shape).str() + " operand ";
   bool isC = operand == MmaOperand::C;
   if (!isC && type == MmaType::F32)
@@ -145,8 +157,9 @@ Result<TileLayout> axe::wgmmaAccumulator(int64_t n, MmaType type) {
   if (n < 8 || n > 256 || n % 8 != 0)
     return fail("wgmma .m64nNk16 needs N a multiple of 8 in [8, 256], not " +
                 str(n));
-  if (type == MmaType::BF16)
-    return fail("wgmma accumulates in f32 or f16, not bf16");
+  if (type != MmaType::F32 && type != MmaType::F16)
+    return fail("wgmma accumulates in f32 or f16, not " +
+                mmaTypeName(type).str());
   // row: warp (32 threads), (i>>1)&1, groupID; col: i>>2, t, i&1.
   return build({iter(4, 32, kTidInWg), iter(2, 2), iter(8, 4, kTidInWg),
                 iter(n / 8, 4), iter(4, 1, kTidInWg), iter(2, 1)});
@@ -176,11 +189,14 @@ Result<TmemDatapath> axe::parseTmemDatapath(llvm::StringRef name) {
 
 llvm::StringRef axe::tmemDatapathName(TmemDatapath datapath) {
   static const char *names[] = {"A", "B", "C", "D", "E", "F", "G"};
-  return names[static_cast<int>(datapath)];
+  unsigned i = static_cast<unsigned>(datapath);
+  return i < std::size(names) ? names[i] : "?";
 }
 
 Result<TileLayout> axe::tmemDatapathLayout(TmemDatapath datapath, int64_t rows,
                                            int64_t cols) {
+  if (!isEnumerator(datapath, TmemDatapath::G))
+    return fail("unknown TMEM data path");
   std::string what = "TMEM data path " + tmemDatapathName(datapath).str();
   int64_t wantRows = 128, fold = 1;
   switch (datapath) {
@@ -236,7 +252,8 @@ Result<Tcgen05Shape> axe::parseTcgen05Shape(llvm::StringRef name) {
 
 llvm::StringRef axe::tcgen05ShapeName(Tcgen05Shape shape) {
   static const char *names[] = {"32x32b", "16x64b", "16x128b", "16x256b"};
-  return names[static_cast<int>(shape)];
+  unsigned i = static_cast<unsigned>(shape);
+  return i < std::size(names) ? names[i] : "?";
 }
 
 namespace {
@@ -289,6 +306,8 @@ Iter placeDigit(const Iter &digit, int64_t slotsPerReg) {
 Result<TileLayout> axe::tcgen05AtomLayout(Tcgen05Shape shape,
                                           llvm::ArrayRef<int64_t> tensorShape,
                                           unsigned elementBits) {
+  if (!isEnumerator(shape, Tcgen05Shape::S16x256b))
+    return fail("unknown tcgen05 shape");
   std::string what = "tcgen05 ." + tcgen05ShapeName(shape).str() + " atom";
   if (elementBits != 32 && elementBits != 16)
     return fail(what + " moves 32- or 16-bit elements, not " +
@@ -349,13 +368,16 @@ Result<SwizzleMode> axe::parseSwizzleMode(llvm::StringRef name) {
 
 llvm::StringRef axe::swizzleModeName(SwizzleMode mode) {
   static const char *names[] = {"32B", "64B", "128B"};
-  return names[static_cast<int>(mode)];
+  unsigned i = static_cast<unsigned>(mode);
+  return i < std::size(names) ? names[i] : "?";
 }
 
 /// log2 of the swizzle line in 16-byte chunks: 1, 2, 3 (the B of SW).
 static int swizzleBits(SwizzleMode mode) { return static_cast<int>(mode) + 1; }
 
 Result<Shape> axe::swizzleAtomShape(SwizzleMode mode, unsigned elementBits) {
+  if (!isEnumerator(mode, SwizzleMode::B128))
+    return fail("unknown swizzle mode");
   if (elementBits != 8 && elementBits != 16 && elementBits != 32 &&
       elementBits != 64)
     return fail("swizzle atoms take 8-, 16-, 32- or 64-bit elements, not " +
@@ -499,7 +521,11 @@ Result<TileLayout> axe::psumBankView(const TileLayout &layout,
                 "straddles a PSUM bank boundary");
   Coord offset = layout.offset();
   offset.set("F", inBank);
-  offset.add("Bank", bankOffset);
+  int64_t bank;
+  if (addOverflows(offset.get("Bank"), bankOffset, bank))
+    return fail("the Bank offset of the view of " + layout.str() +
+                " overflows int64");
+  offset.set("Bank", bank);
   Result<TileLayout> view = TileLayout::create(shard, replica, offset);
   if (!view)
     return view;

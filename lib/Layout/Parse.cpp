@@ -87,9 +87,16 @@ public:
       sawOffset = true;
       int64_t v;
       std::string axis;
+      size_t offsetPos = pos;
       if (!parseInt(v) || !parseOptionalAxis(axis))
         return failure();
-      offset.add(axis, v);
+      int64_t sum;
+      if (addOverflows(offset.get(axis), v, sum)) {
+        pos = offsetPos;
+        return error("the offsets on axis '" + axis +
+                     "' add up to more than int64 holds");
+      }
+      offset.set(axis, sum);
     }
     skipSpace();
     if (pos != text.size())

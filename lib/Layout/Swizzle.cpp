@@ -27,9 +27,10 @@ Result<Swizzle> Swizzle::create(int perElement, int swizzleLen, int atomLen) {
     return fail("swizzle needs S >= B (got B = " + std::to_string(swizzleLen) +
                 ", S = " + std::to_string(atomLen) +
                 "): the XORed bit groups would overlap");
-  if (perElement + swizzleLen + atomLen > kMaxSwizzleBits)
-    return fail("swizzle period 2^(M + B + S) = 2^" +
-                std::to_string(perElement + swizzleLen + atomLen) +
+  // Each parameter fits in an int, their sum may not.
+  int64_t bits = int64_t(perElement) + swizzleLen + atomLen;
+  if (bits > kMaxSwizzleBits)
+    return fail("swizzle period 2^(M + B + S) = 2^" + std::to_string(bits) +
                 " does not fit in int64 (at most 2^" +
                 std::to_string(kMaxSwizzleBits) + ")");
   Swizzle s;

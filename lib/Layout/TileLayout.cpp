@@ -188,11 +188,16 @@ class InverseSearch {
 public:
   InverseSearch(const TileLayout &layout, Coord target)
       : remaining(std::move(target)) {
+    // Extent-1 iters have only digit 0 and leave the flat index alone;
+    // dropping them bounds the recursion depth by the number of iters of
+    // extent >= 2, at most 126 (their extent products fit in int64).
     for (const Iter &it : layout.shard())
-      iters.push_back(it);
+      if (it.extent > 1)
+        iters.push_back(it);
     numShard = iters.size();
     for (const Iter &it : layout.replica())
-      iters.push_back(it);
+      if (it.extent > 1)
+        iters.push_back(it);
     // suffixLow/High[k]: per-axis range still reachable by iters k..end.
     suffixLow.resize(iters.size() + 1);
     suffixHigh.resize(iters.size() + 1);
@@ -267,8 +272,15 @@ private:
 
 Result<int64_t> TileLayout::inverse(const Coord &physical) const {
   Coord target = physical;
-  for (const auto &[axis, v] : offsetCoord.entries())
-    target.add(axis, -v);
+  for (const auto &[axis, v] : offsetCoord.entries()) {
+    // Every image point is within int64 of the offset (create() bounds the
+    // reach), so a point that is not lies outside the image.
+    int64_t diff;
+    if (__builtin_sub_overflow(target.get(axis), v, &diff))
+      return fail("coordinate " + physical.str() +
+                  " is not in the image of layout " + str());
+    target.set(axis, diff);
+  }
   InverseSearch search(*this, target);
   switch (search.run()) {
   case InverseSearch::Outcome::Found:
@@ -347,7 +359,9 @@ Result<int64_t> axe::flattenCoord(llvm::ArrayRef<int64_t> coord,
     if (x < 0 || x >= d)
       return fail("coordinate " + shapeStr(coord) + " is outside shape " +
                   shapeStr(shape));
-    flat = flat * d + x;
+    if (mulOverflows(flat, d, flat) || addOverflows(flat, x, flat))
+      return fail("the flat index of coordinate " + shapeStr(coord) +
+                  " in shape " + shapeStr(shape) + " overflows int64");
   }
   return flat;
 }

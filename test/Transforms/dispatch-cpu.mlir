@@ -50,15 +50,114 @@ func.func @copy_unknown_schedule(%A: memref<8x8xf32>) {
 
 !r = !axe.buffer<16x8xf32, #axe.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>, reg>
 
-// A warp-scope operator in a four-warp CTA: every candidate declines and
-// says why.
+// A warp-scope operator in a four-warp CTA runs once per warp: a loop over
+// the warps, each filling its own copy of the register buffer (the storage
+// has an outer warpid dim of 4 copies of 32 lanes x 4 slots).
+// CHECK-LABEL: func @fill_per_warp
+// CHECK: %[[ACC:.*]] = axe.alloc
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c4 step
+// CHECK: %[[MEM:.*]] = builtin.unrealized_conversion_cast %[[ACC]]
+// CHECK: arith.muli %[[W]], %c128
+// CHECK: vector.store %{{.*}}, %[[MEM]]
 func.func @fill_per_warp() {
   %z = arith.constant 0.0 : f32
   axe.kernel grid [1] threads 128 {
     %acc = axe.alloc : !r
-    // expected-error @+2 {{no schedule for axe.fill on target cpu; every candidate declined}}
-    // expected-note @+1 {{schedule 'cpu.fill' (priority 10) declined: the operator runs at warp scope, once per warp of a 128-thread CTA}}
     axe.fill %acc, %z at warp : !r
+  }
+  return
+}
+
+// -----
+
+!s = !axe.buffer<64x8xf32, #axe.layout<S[(64, 8) : (8, 1)]>, shared>
+!s16 = !axe.buffer<16x8xf32, #axe.layout<S[(16, 8) : (8, 1)]>, shared>
+!r = !axe.buffer<16x8xf32, #axe.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>, reg>
+
+// The slice each warp reads starts at 16 warpid: the loop over warps
+// re-evaluates the start with warpid replaced by the loop variable, and the
+// original axis_id and slice go away.
+// CHECK-LABEL: func @copy_slice_per_warp
+// CHECK-NOT: axe.axis_id
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c4 step
+// CHECK: %[[ROW:.*]] = arith.muli %[[W]], %c16
+// CHECK: axe.slice %{{.*}}[%[[ROW]], 0]
+// CHECK-NOT: axe.copy
+func.func @copy_slice_per_warp() {
+  %c16 = arith.constant 16 : index
+  axe.kernel grid [1] threads 128 {
+    %w = axe.axis_id warpid
+    %row = arith.muli %w, %c16 : index
+    %s = axe.alloc : !s
+    %part = axe.slice %s[%row, 0] : !s -> !s16
+    %acc = axe.alloc : !r
+    axe.copy %part to %acc at warp : !s16 to !r
+  }
+  return
+}
+
+// -----
+
+!s = !axe.buffer<128xf32, #axe.layout<S[128 : 1]>, shared>
+!one = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, shared>
+!t = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, reg>
+
+// A thread-scope operator runs once per thread; its thread's tx, laneid and
+// warpid come from the loop variable (laneid = tx mod 32 here).
+// CHECK-LABEL: func @copy_per_thread
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %c128 step
+// CHECK: %[[LANE:.*]] = arith.remui %[[T]], %c32
+// CHECK: axe.slice %{{.*}}[%[[LANE]]]
+func.func @copy_per_thread() {
+  axe.kernel grid [1] threads 128 {
+    %lane = axe.axis_id laneid
+    %s = axe.alloc : !s
+    %mine = axe.slice %s[%lane] : !s -> !one
+    %t = axe.alloc : !t
+    axe.copy %mine to %t at thread : !one to !t
+  }
+  return
+}
+
+// -----
+
+!g = !axe.buffer<1x8xf32, #axe.layout<S[(1, 8) : (8, 1)]>, global>
+!r = !axe.buffer<1x8xf32, #axe.layout<S[(1, 8) : (1, 1@laneid)]>, reg>
+
+// Operands of a collective operator must be the same for its whole scope: a
+// view at laneid differs between the lanes of the warp that copies it.
+func.func @copy_lane_dependent(%A: memref<32x8xf32>) {
+  axe.kernel grid [1] threads 64 {
+    %lane = axe.axis_id laneid
+    %g = axe.view %A[%lane, 0] : memref<32x8xf32> -> !g
+    %r = axe.alloc : !r
+    // expected-error @+3 {{no schedule for axe.copy on target cpu; every candidate declined}}
+    // expected-note @+2 {{schedule 'cpu.copy' (priority 10) declined: an operand depends on 'laneid', which differs between the threads of one warp}}
+    // expected-note @+1 {{schedule 'cpu.copy.scalar' (priority 0) declined: an operand depends on 'laneid'}}
+    axe.copy %g to %r at warp : !g to !r
+  }
+  return
+}
+
+// -----
+
+!r = !axe.buffer<16x8xf32, #axe.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>, reg>
+
+// A loop whose bounds differ between warps is control flow the CPU (one
+// thread per CTA, operators looping over warps) cannot run.
+func.func @fill_in_warp_dependent_loop(%v: f32) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  axe.kernel grid [1] threads 128 {
+    %w = axe.axis_id warpid
+    %acc = axe.alloc : !r
+    scf.for %i = %w to %c8 step %c1 {
+      %x = arith.index_cast %i : index to i32
+      %f = arith.sitofp %x : i32 to f32
+      // expected-error @+2 {{no schedule for axe.fill on target cpu; every candidate declined}}
+      // expected-note @+1 {{schedule 'cpu.fill' (priority 10) declined: an operand depends on the thread coordinates through a block argument of scf.for}}
+      axe.fill %acc, %f at warp : !r
+    }
   }
   return
 }

@@ -25,6 +25,15 @@ struct RandomLayoutOptions {
   bool replicas = false;
   bool gaps = true;
   bool offset = true;
+  /// The span a thread axis may reach (absent: any; 1: the axis is not
+  /// used), so that a layout fits a launch (32 lanes, a CTA's warps) and a
+  /// buffer belongs to the scope an operator runs at. Limited axes get no
+  /// gaps.
+  std::map<std::string, int64_t> axisLimit;
+  /// A thread axis that must place data (a factor, or failing that a
+  /// replica): what makes a register buffer belong to a warp (laneid) or a
+  /// CTA (warpid).
+  std::string requireAxis;
 };
 
 inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
@@ -58,12 +67,45 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
       factors.push_back({p});
   }
   static const char *threadAxes[] = {"laneid", "warpid"};
+  // Product of the extents placed on each limited axis so far.
+  std::map<std::string, int64_t> used;
+  auto fits = [&](const std::string &axis, int64_t extent) {
+    auto it = opts.axisLimit.find(axis);
+    if (it == opts.axisLimit.end())
+      return true;
+    int64_t u = used.count(axis) ? used[axis] : 1;
+    return u * extent <= it->second;
+  };
+  auto place = [&](Factor &f, const std::string &axis) {
+    f.axis = axis;
+    used[axis] = (used.count(axis) ? used[axis] : 1) * f.extent;
+  };
   bool onlyM = true;
   for (Factor &f : factors)
     if (opts.threadAxes && coin(30)) {
-      f.axis = threadAxes[coin(50)];
+      std::string axis = threadAxes[coin(50)];
+      std::string other = axis == "laneid" ? "warpid" : "laneid";
+      if (!fits(axis, f.extent))
+        axis = other;
+      if (!fits(axis, f.extent))
+        continue;
+      place(f, axis);
       onlyM = false;
     }
+  bool required = opts.requireAxis.empty();
+  for (Factor &f : factors)
+    required |= f.axis == opts.requireAxis;
+  if (!required)
+    for (Factor &f : factors)
+      if (f.axis == "m" && fits(opts.requireAxis, f.extent)) {
+        place(f, opts.requireAxis);
+        onlyM = false;
+        required = true;
+        break;
+      }
+  auto limited = [&](const std::string &axis) {
+    return opts.axisLimit.count(axis) != 0;
+  };
   // Physical order per axis: a random permutation, strides compact with
   // occasional gaps.
   std::map<std::string, int64_t> span;
@@ -75,7 +117,8 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   for (size_t i : order) {
     Factor &f = factors[i];
     int64_t &n = next.try_emplace(f.axis, 1).first->second;
-    if (opts.gaps && !(opts.swizzle && f.axis == "m") && coin(15))
+    if (opts.gaps && !(opts.swizzle && f.axis == "m") && !limited(f.axis) &&
+        coin(15))
       n *= 2;
     f.stride = n;
     n *= f.extent;
@@ -84,10 +127,35 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   for (const Factor &f : factors)
     shard.push_back({f.extent, f.stride, f.axis});
   IterList replica;
+  auto spanOf = [&](const std::string &axis) {
+    return next.count(axis) ? next[axis] : int64_t(1);
+  };
   if (opts.replicas && coin(60)) {
     std::string axis = opts.threadAxes && coin(50) ? "warpid" : "m";
-    int64_t base = next.count(axis) ? next[axis] : 1;
-    replica.push_back({coin(50) ? 2 : 3, base, axis});
+    int64_t extent = coin(50) ? 2 : 3;
+    // A limited axis takes the replica only if its span stays in bounds:
+    // warpid, else laneid, else memory.
+    auto full = [&](const std::string &a) {
+      return limited(a) && spanOf(a) * extent > opts.axisLimit.at(a);
+    };
+    if (axis == "warpid" && full(axis))
+      axis = "laneid";
+    if (axis == "laneid" && full(axis))
+      axis = "m";
+    replica.push_back({extent, spanOf(axis), axis});
+    required |= axis == opts.requireAxis;
+  }
+  if (!required) {
+    // No factor fits the axis: a replica on it places the data there (the
+    // optional replica above went to another axis).
+    int64_t base = spanOf(opts.requireAxis);
+    int64_t room = limited(opts.requireAxis)
+                       ? opts.axisLimit.at(opts.requireAxis) / base
+                       : 2;
+    if (room >= 2) {
+      replica.push_back({2, base, opts.requireAxis});
+      onlyM = false;
+    }
   }
   Coord offset;
   if (opts.offset && coin(30))

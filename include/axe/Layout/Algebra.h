@@ -11,6 +11,8 @@
 
 #include "axe/Layout/TileLayout.h"
 
+#include <initializer_list>
+
 namespace axe {
 
 //===----------------------------------------------------------------------===//
@@ -97,14 +99,23 @@ Result<TileLayout> directSumInnerOf(const TileLayout &layout,
 //===----------------------------------------------------------------------===//
 
 /// What is known of a region start along one dim: its value, or only that it
-/// is a multiple of `alignment` (a loop variable).
+/// is a multiple of `alignment` (a loop variable). Made with constant() or
+/// aligned(); not an aggregate, so a braced list of start values is never
+/// read as one SliceStart.
 struct SliceStart {
   bool known = true;
   int64_t value = 0;
   int64_t alignment = 1;
 
-  static SliceStart constant(int64_t v) { return {true, v, 0}; }
-  static SliceStart aligned(int64_t a) { return {false, 0, a}; }
+  /// The known start 0.
+  SliceStart() = default;
+
+  static SliceStart constant(int64_t v) { return SliceStart(true, v, 0); }
+  static SliceStart aligned(int64_t a) { return SliceStart(false, 0, a); }
+
+private:
+  SliceStart(bool known, int64_t value, int64_t alignment)
+      : known(known), value(value), alignment(alignment) {}
 };
 
 /// L' with L'(y) = L(lo + y) for every y in [0, lengths). The offset of L'
@@ -121,6 +132,17 @@ Result<TileLayout> slice(const TileLayout &layout, llvm::ArrayRef<int64_t> shape
 Result<TileLayout> slice(const TileLayout &layout, llvm::ArrayRef<int64_t> shape,
                          llvm::ArrayRef<int64_t> starts,
                          llvm::ArrayRef<int64_t> lengths);
+
+/// slice() with all starts known, given as a braced list. Without it
+/// slice(l, shape, {0, 32}, lengths) is ambiguous: {0, 32} also matches the
+/// (pointer, length) constructor of ArrayRef<SliceStart>, 0 being a null
+/// pointer constant.
+inline Result<TileLayout> slice(const TileLayout &layout,
+                                llvm::ArrayRef<int64_t> shape,
+                                std::initializer_list<int64_t> starts,
+                                llvm::ArrayRef<int64_t> lengths) {
+  return slice(layout, shape, llvm::ArrayRef<int64_t>(starts), lengths);
+}
 
 } // namespace axe
 

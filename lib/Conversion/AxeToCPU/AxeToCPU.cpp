@@ -79,8 +79,10 @@ LogicalResult lowerKernel(KernelOp kernel) {
       }
       id.emitError() << "axis '" << axis
                      << "' has no value on the CPU target: a CTA runs as one "
-                        "CPU thread, so only grid coordinates exist; write "
-                        "thread-level code as operators at cta scope";
+                        "CPU thread, so only grid coordinates exist outside "
+                        "operators; an operator at warp (thread, warpgroup) "
+                        "scope runs once per warp and may use it in its "
+                        "operands";
       result = failure();
     });
   };
@@ -100,9 +102,8 @@ LogicalResult lowerKernel(KernelOp kernel) {
   return result;
 }
 
-LogicalResult lowerAlloc(AllocOp alloc) {
+LogicalResult lowerAlloc(AllocOp alloc, const Result<StoragePlan> &plan) {
   auto type = cast<BufferType>(alloc.getType());
-  auto plan = getCPUStorage(type);
   if (!plan)
     return alloc.emitError() << plan.message();
   OpBuilder b(alloc);
@@ -178,6 +179,10 @@ struct ConvertAxeToCPUPass
     });
     if (!ok)
       return signalPassFailure();
+    // Storage depends on the kernel (how many warps hold a copy of a
+    // per-warp buffer), so it is planned before kernels become loops.
+    DenseMap<Operation *, Result<StoragePlan>> plans;
+    module.walk([&](AllocOp a) { plans.try_emplace(a, getCPUStorage(a)); });
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp k) { kernels.push_back(k); });
     for (KernelOp k : llvm::reverse(kernels))
@@ -190,7 +195,7 @@ struct ConvertAxeToCPUPass
     });
     for (Operation *op : structural) {
       if (auto a = dyn_cast<AllocOp>(op))
-        ok &= succeeded(lowerAlloc(a));
+        ok &= succeeded(lowerAlloc(a, plans.find(a)->second));
       else if (auto v = dyn_cast<ViewOp>(op))
         ok &= succeeded(lowerView(v));
     }

@@ -933,9 +933,18 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
   const Shape &shape = outputs.front().shape;
   std::vector<Access> accs;
   for (const CPUBuffer &buf : llvm::concat<const CPUBuffer>(inputs, outputs)) {
-    if (buf.shape != shape)
-      return fail("elementwise operand of shape " + shapeStr(buf.shape) +
-                  " with output " + shapeStr(shape));
+    // Inputs may broadcast along dims of extent 1 (a row maximum against its
+    // rows): the space gives such a dim no movement for that operand.
+    bool isInput = accs.size() < inputs.size();
+    bool fits = buf.shape.size() == shape.size();
+    for (unsigned d = 0; fits && d < shape.size(); ++d)
+      fits = buf.shape[d] == shape[d] || (isInput && buf.shape[d] == 1);
+    if (!fits)
+      return fail("elementwise " + std::string(isInput ? "input" : "output") +
+                  " of shape " + shapeStr(buf.shape) + " with output " +
+                  shapeStr(shape) +
+                  (isInput ? " (an input dim must equal the output's or be 1)"
+                           : ""));
     auto a = makeAccess(buf);
     if (!a)
       return a.takeFailure();

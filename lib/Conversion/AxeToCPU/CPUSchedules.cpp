@@ -2,7 +2,8 @@
 //
 // Each schedule adapts one axe operator to the CPU code generator: it finds
 // the operands in memory (getCPUBuffer), checks what the generator needs
-// (match, with a reason when it declines) and emits the loops (rewrite).
+// (match, with a reason when it declines) and emits the loops (rewrite),
+// once per instance of the operator's scope (CPUInstances.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,6 @@ MemRefType getCPUMemRefType(Type elementType) {
   auto layout = StridedLayoutAttr::get(elementType.getContext(),
                                        ShapedType::kDynamic, {1});
   return MemRefType::get({ShapedType::kDynamic}, elementType, layout);
-}
-
-Result<StoragePlan> getCPUStorage(BufferType type) {
-  return StoragePlan::forLayout(type.getLayout());
 }
 
 namespace {
@@ -70,19 +67,44 @@ Result<BufferChain> walkChain(Value value) {
 
 } // namespace
 
-Result<bool> canGetCPUBuffer(Value value) {
+/// The private copy of `alloc` that `instance` uses, or why there is none.
+static Result<bool> checkInstance(AllocOp alloc,
+                                  std::optional<ScopeKind> instanceScope) {
+  auto instances = getCPUInstances(alloc);
+  if (!instances)
+    return instances.takeFailure();
+  if (!*instances)
+    return true;
+  ScopeKind owner = (*instances)->scope;
+  if (instanceScope == owner)
+    return true;
+  return fail(std::string("the register buffer has one copy per ") +
+              stringifyScopeKind(owner).str() +
+              " (its layout places no data on wider thread axes), so only "
+              "an operator at " +
+              stringifyScopeKind(owner).str() + " scope can use it, not " +
+              (instanceScope ? "one at " +
+                                   stringifyScopeKind(*instanceScope).str() +
+                                   " scope"
+                             : std::string("one outside a loop over ") +
+                                   stringifyScopeKind(owner).str() + "s"));
+}
+
+Result<bool> canGetCPUBuffer(Value value,
+                             std::optional<ScopeKind> instanceScope) {
   auto chain = walkChain(value);
   if (!chain)
     return chain.takeFailure();
-  if (isa<AllocOp>(chain->root))
-    if (auto plan = getCPUStorage(
-            cast<BufferType>(chain->root->getResult(0).getType()));
-        !plan)
+  if (auto alloc = dyn_cast<AllocOp>(chain->root)) {
+    if (auto plan = getCPUStorage(alloc); !plan)
       return plan.takeFailure();
+    return checkInstance(alloc, instanceScope);
+  }
   return true;
 }
 
-Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value) {
+Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
+                               const CPUInstance *instance) {
   auto chain = walkChain(value);
   if (!chain)
     return chain.takeFailure();
@@ -92,12 +114,19 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value) {
   buf.shape.assign(type.getShape().begin(), type.getShape().end());
   buf.elementType = type.getElementType();
   Value root = chain->root->getResult(0);
-  auto rootType = cast<BufferType>(root.getType());
-  if (isa<AllocOp>(chain->root)) {
-    auto plan = getCPUStorage(rootType);
+  if (auto alloc = dyn_cast<AllocOp>(chain->root)) {
+    auto plan = getCPUStorage(alloc);
     if (!plan)
       return plan.takeFailure();
     buf.storage = *plan;
+    std::optional<ScopeKind> scope;
+    if (instance)
+      scope = instance->scope;
+    if (auto ok = checkInstance(alloc, scope); !ok)
+      return ok.takeFailure();
+    // The instance's own copy: its number on the instance axis.
+    if (auto instances = getCPUInstances(alloc); *instances)
+      buf.extra.add(b, loc, (*instances)->axis, instance->index);
   } else {
     // A view is plain memory on m from the tile's first element.
     buf.storage = StoragePlan::linear(std::numeric_limits<int32_t>::max());
@@ -135,68 +164,40 @@ namespace {
 // Shared match steps
 //===----------------------------------------------------------------------===//
 
-/// Threads of one instance of a scope, given the target's warp sizes.
-int64_t threadsOfScope(ScopeKind kind, const TargetDescription &t) {
-  switch (kind) {
-  case ScopeKind::Thread:
-    return 1;
-  case ScopeKind::Warp:
-    return t.warpSize ? t.warpSize : 32;
-  case ScopeKind::Warpgroup:
-    return t.warpgroupSize() ? t.warpgroupSize() : 128;
-  default:
-    return -1;
-  }
-}
-
-/// A CTA runs as one CPU thread, so an operator must cover the whole CTA:
-/// narrower scopes run once per warp (thread, ...) with per-instance
-/// registers, which the CPU does not model unless one instance is the CTA.
-ScheduleMatch matchScope(Operation *op) {
-  auto iface = dyn_cast<OperatorOpInterface>(op);
-  if (!iface)
-    return ScheduleMatch::decline("not a collective operator");
-  ScopeAttr scope = iface.getScope();
-  if (scope.isMesh())
-    return ScheduleMatch::decline("a mesh scope needs several devices; the CPU "
-                                  "target runs one");
-  auto kernel = op->getParentOfType<KernelOp>();
-  if (!kernel || scope.getKind() >= ScopeKind::CTA)
-    return ScheduleMatch::accept();
-  const TargetDescription *target = nullptr;
-  if (TargetAttr t = kernel.getEffectiveTarget())
-    target = &t.getDescription();
-  if (!target) {
-    auto cpu = lookupTarget("cpu");
-    if (!cpu)
-      return ScheduleMatch::decline(cpu.message());
-    target = *cpu;
-  }
-  int64_t scopeThreads = threadsOfScope(scope.getKind(), *target);
-  if (scopeThreads == int64_t(kernel.getThreads()))
-    return ScheduleMatch::accept();
-  return ScheduleMatch::decline(
-      "the operator runs at " + stringifyScopeKind(scope.getKind()).str() +
-      " scope, once per " + stringifyScopeKind(scope.getKind()).str() +
-      " of a " + std::to_string(kernel.getThreads()) +
-      "-thread CTA; the CPU runs a CTA as one thread and executes only "
-      "operators that cover the CTA (write it at cta scope, or launch " +
-      std::to_string(scopeThreads) + " threads per CTA)");
-}
-
-ScheduleMatch matchBuffers(Operation *op) {
-  auto iface = cast<OperatorOpInterface>(op);
-  for (Value v : iface.getBufferOperands())
-    if (auto ok = canGetCPUBuffer(v); !ok)
+/// What every CPU schedule checks: the operator can run as a loop over the
+/// instances of its scope (or once, at cta scope), and each buffer is in
+/// memory the CPU has, as that scope sees it.
+ScheduleMatch matchCommon(Operation *op) {
+  auto plan = planInstanceLoop(op);
+  if (!plan)
+    return ScheduleMatch::decline(plan.message());
+  std::optional<ScopeKind> instanceScope;
+  if (op->getParentOfType<KernelOp>() && plan->scope < ScopeKind::CTA)
+    instanceScope = plan->scope;
+  for (Value v : cast<OperatorOpInterface>(op).getBufferOperands())
+    if (auto ok = canGetCPUBuffer(v, instanceScope); !ok)
       return ScheduleMatch::decline(ok.message());
   return ScheduleMatch::accept();
 }
 
-ScheduleMatch matchCommon(Operation *op) {
-  ScheduleMatch m = matchScope(op);
-  if (!m.accepted())
-    return m;
-  return matchBuffers(op);
+/// The body of a CPU schedule: lowers the operator it is given (inside the
+/// loop over instances when there is one) and erases it.
+using CPUBody = std::function<LogicalResult(
+    Operation *, const ScheduleContext &, RewriterBase &, const CPUInstance *)>;
+
+/// A schedule's rewrite: the body, once per instance of the operator's
+/// scope (docs/CPUExecutionModel.md).
+Schedule::RewriteFn perInstance(CPUBody body) {
+  return [body](Operation *op, const ScheduleContext &ctx,
+                RewriterBase &rw) -> LogicalResult {
+    auto plan = planInstanceLoop(op);
+    if (!plan)
+      return op->emitError() << plan.message();
+    return emitInstanceLoop(op, *plan, rw,
+                            [&](Operation *inner, const CPUInstance *inst) {
+                              return body(inner, ctx, rw, inst);
+                            });
+  };
 }
 
 CPUCodegenOptions optionsFor(const ScheduleContext &ctx, bool vectorize) {
@@ -213,8 +214,9 @@ LogicalResult check(Operation *op, const Result<bool> &r) {
   return op->emitError() << r.message();
 }
 
-FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v) {
-  Result<CPUBuffer> r = getCPUBuffer(b, op->getLoc(), v);
+FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v,
+                              const CPUInstance *inst) {
+  Result<CPUBuffer> r = getCPUBuffer(b, op->getLoc(), v, inst);
   if (!r) {
     op->emitError() << r.message();
     return failure();
@@ -226,37 +228,50 @@ FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v) {
 // copy / copy_async
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
-                          RewriterBase &rw, bool vectorize) {
-  auto op = cast<OpTy>(raw);
-  auto src = bufferOf(raw, rw, op.getSource());
-  auto dst = bufferOf(raw, rw, op.getTarget());
-  if (failed(src) || failed(dst))
-    return failure();
-  if (failed(check(raw, emitCopy(rw, op.getLoc(), *src, *dst,
-                                 optionsFor(ctx, vectorize)))))
-    return failure();
-  if constexpr (std::is_same_v<OpTy, CopyAsyncOp>) {
-    // The copy has completed when it returns: waits on it have nothing to do.
-    Value token = op.getToken();
-    for (Operation *user : llvm::make_early_inc_range(token.getUsers())) {
-      auto wait = dyn_cast<WaitOp>(user);
-      if (!wait)
-        return raw->emitError("the token of a copy on the CPU may only be "
-                              "waited on directly (axe.wait)");
-      SmallVector<Value> rest;
-      for (Value t : wait.getTokens())
-        if (t != token)
-          rest.push_back(t);
-      if (rest.empty())
-        rw.eraseOp(wait);
-      else
-        rw.modifyOpInPlace(wait, [&] { wait.getTokensMutable().assign(rest); });
-    }
+/// The copy has completed when it returns, so waits on its token have
+/// nothing to do: drops the token from them (and waits left empty).
+LogicalResult dropWaits(CopyAsyncOp op, RewriterBase &rw) {
+  Value token = op.getToken();
+  for (Operation *user : llvm::make_early_inc_range(token.getUsers())) {
+    auto wait = dyn_cast<WaitOp>(user);
+    if (!wait)
+      return op->emitError("the token of a copy on the CPU may only be "
+                           "waited on directly (axe.wait)");
+    SmallVector<Value> rest;
+    for (Value t : wait.getTokens())
+      if (t != token)
+        rest.push_back(t);
+    if (rest.empty())
+      rw.eraseOp(wait);
+    else
+      rw.modifyOpInPlace(wait, [&] { wait.getTokensMutable().assign(rest); });
   }
-  rw.eraseOp(raw);
   return success();
+}
+
+template <typename OpTy>
+Schedule::RewriteFn copyRewrite(bool vectorize) {
+  Schedule::RewriteFn body = perInstance(
+      [vectorize](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw,
+                  const CPUInstance *inst) -> LogicalResult {
+        auto op = cast<OpTy>(raw);
+        auto src = bufferOf(raw, rw, op.getSource(), inst);
+        auto dst = bufferOf(raw, rw, op.getTarget(), inst);
+        if (failed(src) || failed(dst))
+          return failure();
+        if (failed(check(raw, emitCopy(rw, op.getLoc(), *src, *dst,
+                                       optionsFor(ctx, vectorize)))))
+          return failure();
+        rw.eraseOp(raw);
+        return success();
+      });
+  return [body](Operation *op, const ScheduleContext &ctx,
+                RewriterBase &rw) -> LogicalResult {
+    if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
+      if (failed(dropWaits(cast<CopyAsyncOp>(op), rw)))
+        return failure();
+    return body(op, ctx, rw);
+  };
 }
 
 template <typename OpTy>
@@ -283,17 +298,13 @@ void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
        [](Operation *op, const ScheduleContext &) {
          return matchCopy<OpTy>(op, true);
        },
-       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-         return rewriteCopy<OpTy>(op, ctx, rw, true);
-       }});
+       copyRewrite<OpTy>(true)});
   (void)r.add({"cpu.copy.scalar", opName.str(), "cpu", 0,
                "one scalar load and store per element (and replica)",
                [](Operation *op, const ScheduleContext &) {
                  return matchCopy<OpTy>(op, false);
                },
-               [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-                 return rewriteCopy<OpTy>(op, ctx, rw, false);
-               }});
+               copyRewrite<OpTy>(false)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -301,11 +312,12 @@ void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult rewriteGemm(Operation *raw, const ScheduleContext &ctx,
-                          RewriterBase &rw, bool packed) {
+                          RewriterBase &rw, const CPUInstance *inst,
+                          bool packed) {
   auto op = cast<GemmOp>(raw);
-  auto a = bufferOf(raw, rw, op.getA());
-  auto b = bufferOf(raw, rw, op.getB());
-  auto c = bufferOf(raw, rw, op.getC());
+  auto a = bufferOf(raw, rw, op.getA(), inst);
+  auto b = bufferOf(raw, rw, op.getB(), inst);
+  auto c = bufferOf(raw, rw, op.getC(), inst);
   if (failed(a) || failed(b) || failed(c))
     return failure();
   Result<bool> r =
@@ -342,16 +354,18 @@ void addGemmSchedules(ScheduleRegistry &r) {
                "needs cpu.gemm.naive");
          return ScheduleMatch::accept();
        },
-       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-         return rewriteGemm(op, ctx, rw, true);
-       }});
+       perInstance([](Operation *op, const ScheduleContext &ctx,
+                      RewriterBase &rw, const CPUInstance *inst) {
+         return rewriteGemm(op, ctx, rw, inst, true);
+       })});
   (void)r.add(
       {"cpu.gemm.naive", "axe.gemm", "cpu", 0,
        "a scalar loop nest on the layouts, accumulating in C's type",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-         return rewriteGemm(op, ctx, rw, false);
-       }});
+       perInstance([](Operation *op, const ScheduleContext &ctx,
+                      RewriterBase &rw, const CPUInstance *inst) {
+         return rewriteGemm(op, ctx, rw, inst, false);
+       })});
 }
 
 //===----------------------------------------------------------------------===//
@@ -373,10 +387,11 @@ Combiner combinerOf(ReduceKind kind) {
 }
 
 LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
-                            RewriterBase &rw, bool vectorize) {
+                            RewriterBase &rw, const CPUInstance *inst,
+                            bool vectorize) {
   auto op = cast<ReduceOp>(raw);
-  auto src = bufferOf(raw, rw, op.getSource());
-  auto dst = bufferOf(raw, rw, op.getTarget());
+  auto src = bufferOf(raw, rw, op.getSource(), inst);
+  auto dst = bufferOf(raw, rw, op.getTarget(), inst);
   if (failed(src) || failed(dst))
     return failure();
   if (failed(check(raw, emitReduce(rw, op.getLoc(), *src, *dst, op.getDims(),
@@ -393,46 +408,52 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
        "kept dims outside, reduced dims inside with the accumulator in "
        "registers; vectorized along a contiguous kept or reduced loop",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-         return rewriteReduce(op, ctx, rw, true);
-       }});
+       perInstance([](Operation *op, const ScheduleContext &ctx,
+                      RewriterBase &rw, const CPUInstance *inst) {
+         return rewriteReduce(op, ctx, rw, inst, true);
+       })});
   (void)r.add(
       {"cpu.reduce.scalar", "axe.reduce", "cpu", 0,
        "the same loops without vectors",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       [](Operation *op, const ScheduleContext &ctx, RewriterBase &rw) {
-         return rewriteReduce(op, ctx, rw, false);
-       }});
+       perInstance([](Operation *op, const ScheduleContext &ctx,
+                      RewriterBase &rw, const CPUInstance *inst) {
+         return rewriteReduce(op, ctx, rw, inst, false);
+       })});
   (void)r.add(
       {"cpu.fill", "axe.fill", "cpu", 10,
        "stores of the value at every placement, vectorized where contiguous",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
+       perInstance([](Operation *raw, const ScheduleContext &ctx,
+                      RewriterBase &rw,
+                      const CPUInstance *inst) -> LogicalResult {
          auto op = cast<FillOp>(raw);
-         auto dst = bufferOf(raw, rw, op.getTarget());
+         auto dst = bufferOf(raw, rw, op.getTarget(), inst);
          if (failed(dst) ||
              failed(check(raw, emitFill(rw, op.getLoc(), *dst, op.getValue(),
                                         optionsFor(ctx, true)))))
            return failure();
          rw.eraseOp(raw);
          return success();
-       }});
+       })});
   (void)r.add(
       {"cpu.elementwise", "axe.elementwise", "cpu", 10,
        "the body cloned per element, or per vector when it is arith/math "
        "only and every operand is contiguous along one loop",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw) {
+       perInstance([](Operation *raw, const ScheduleContext &ctx,
+                      RewriterBase &rw,
+                      const CPUInstance *inst) -> LogicalResult {
          auto op = cast<ElementwiseOp>(raw);
          std::vector<CPUBuffer> ins, outs;
          for (Value v : op.getInputs()) {
-           auto buf = bufferOf(raw, rw, v);
+           auto buf = bufferOf(raw, rw, v, inst);
            if (failed(buf))
              return failure();
            ins.push_back(*buf);
          }
          for (Value v : op.getOutputs()) {
-           auto buf = bufferOf(raw, rw, v);
+           auto buf = bufferOf(raw, rw, v, inst);
            if (failed(buf))
              return failure();
            outs.push_back(*buf);
@@ -443,7 +464,7 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
            return failure();
          rw.eraseOp(raw);
          return success();
-       }});
+       })});
 }
 
 } // namespace

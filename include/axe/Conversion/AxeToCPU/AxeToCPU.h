@@ -12,8 +12,12 @@
 
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
 
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
+
+#include <optional>
 
 namespace axe {
 
@@ -21,18 +25,94 @@ namespace axe {
 /// first cell at its offset.
 mlir::MemRefType getCPUMemRefType(mlir::Type elementType);
 
-/// Flat storage for a buffer allocated with `type` on the CPU: every
-/// coordinate its layout reaches, thread axes included.
-Result<StoragePlan> getCPUStorage(BufferType type);
+//===----------------------------------------------------------------------===//
+// Thread structure (docs/CPUExecutionModel.md)
+//===----------------------------------------------------------------------===//
+
+/// How the threads of a CTA are grouped, from the kernel's target (the CPU's
+/// description when the kernel's has no warps). A CTA runs as one CPU
+/// thread; narrower scopes become loops over their instances.
+struct CTAThreads {
+  int64_t threads = 1;
+  int64_t warpSize = 32;
+  int64_t warpsPerWarpgroup = 4;
+  /// Threads in one instance of `scope` (all of the CTA for cta and wider).
+  int64_t threadsOf(ScopeKind scope) const;
+  /// Instances of `scope` in the CTA (1 for cta and wider), or why the CTA
+  /// is not made of whole instances.
+  Result<int64_t> instancesOf(ScopeKind scope) const;
+};
+Result<CTAThreads> getCTAThreads(KernelOp kernel);
+
+/// The private copies a CTA holds of a register buffer owned by a scope
+/// narrower than the CTA (getBufferOwner: a warp for a layout on laneid
+/// only, a thread for a layout on no thread axis): one per instance of that
+/// scope, numbered on `axis` (tx, warpid or wgid).
+struct CPUInstances {
+  ScopeKind scope;
+  std::string axis;
+  int64_t count;
+};
+/// std::nullopt when the buffer has one copy per CTA (shared memory, a
+/// register layout that spans the CTA, or an alloc outside a kernel).
+Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc);
+
+/// Flat storage for `alloc` on the CPU: every coordinate its layout reaches,
+/// thread axes included, repeated along an outermost instance dim when each
+/// warp (thread, warpgroup) holds its own copy.
+Result<StoragePlan> getCPUStorage(AllocOp alloc);
+
+/// The instance of a scope narrower than the CTA that the code being emitted
+/// runs for: an iteration of the loop over the CTA's warps (threads, ...).
+struct CPUInstance {
+  ScopeKind scope;
+  /// The instance's number within the CTA (the value of warpid for a warp).
+  mlir::Value index;
+};
 
 /// The buffer `value` as the CPU code generator sees it, walking slices to
 /// the axe.alloc or axe.view that holds it. Dynamic slice starts become
 /// run-time offsets emitted at `b`'s insertion point; the storage itself is
 /// an unrealized cast of the root buffer that convert-axe-to-cpu resolves.
+/// A buffer with a copy per instance needs the `instance` whose copy it is.
 Result<CPUBuffer> getCPUBuffer(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::Value value);
-/// Whether getCPUBuffer would succeed, without emitting anything.
-Result<bool> canGetCPUBuffer(mlir::Value value);
+                               mlir::Value value,
+                               const CPUInstance *instance = nullptr);
+/// Whether getCPUBuffer would succeed for an operator running at
+/// `instanceScope` (std::nullopt: outside any loop over instances), without
+/// emitting anything.
+Result<bool> canGetCPUBuffer(mlir::Value value,
+                             std::optional<ScopeKind> instanceScope);
+
+/// How an operator runs on the CPU: at cta scope (or outside a kernel) once;
+/// at a narrower scope once per instance, in a loop whose body re-evaluates
+/// the pure IR (`rematerialized`, definitions first: axis ids, arith, views,
+/// slices) its operands are computed from, with each axis id derived from
+/// the loop's variable. CPU schedules (the project's and users') share it.
+struct InstanceLoopPlan {
+  ScopeKind scope = ScopeKind::CTA;
+  CTAThreads cta;
+  /// Instances of `scope` per CTA.
+  int64_t count = 1;
+  llvm::SmallVector<mlir::Operation *> rematerialized;
+  /// Whether a loop is emitted (several instances, or operands to
+  /// re-evaluate); otherwise the operator stays in place as instance 0.
+  bool loop = false;
+};
+/// The plan, or why the operator cannot run on the CPU (an operand that
+/// differs within the scope, thread-dependent control flow, warp
+/// specialization, a mesh scope).
+Result<InstanceLoopPlan> planInstanceLoop(mlir::Operation *op);
+/// Emits the loop of `plan` at `op` and calls `body` with the operator to
+/// lower (a clone inside the loop, or `op` itself) and its instance (null at
+/// cta scope). `body` must erase the operator it is given; `op` is erased
+/// here.
+mlir::LogicalResult emitInstanceLoop(
+    mlir::Operation *op, const InstanceLoopPlan &plan,
+    mlir::RewriterBase &rw,
+    llvm::function_ref<mlir::LogicalResult(mlir::Operation *,
+                                           const CPUInstance *)>
+        body);
 
 /// Registers the CPU schedules in ScheduleRegistry::global() (once).
 void registerCPUSchedules();

@@ -85,7 +85,8 @@ Result<bool> emitReduce(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::ArrayRef<int64_t> dims, Combiner kind,
                         bool accumulate, const CPUCodegenOptions &opts = {});
 
-/// (outputs[0][x], ...) = body(inputs[0][x], ..., inputs[n-1][x]). `body`
+/// (outputs[0][x], ...) = body(inputs[0][x], ..., inputs[n-1][x]); an input
+/// dim of extent 1 broadcasts along the outputs' dim. `body`
 /// has one block with one scalar argument per input and a terminator
 /// yielding one value per output; it is cloned per element (per vector of
 /// elements when every op in it is elementwise arith/math).

@@ -30,7 +30,7 @@ LogicalResult AxeDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
-  return op->emitError() << "unknown axe attribute '" << attr.getName()
+  return op->emitError() << "unknown axe attribute '" << attr.getName().getValue()
                          << "' (the dialect defines '" << getTargetAttrName()
                          << "')";
 }

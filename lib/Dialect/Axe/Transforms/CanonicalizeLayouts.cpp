@@ -29,20 +29,22 @@ struct CanonicalizeLayoutsPass
 
   void runOnOperation() override {
     std::optional<ThreadHierarchy> hierarchy;
+    bool hasWarpgroups = false;
     if (!target.empty()) {
       Result<const TargetDescription *> desc = lookupTarget(target);
+      // Bad options are reported without printing the whole module.
       if (!desc) {
-        getOperation()->emitError() << desc.message();
+        mlir::emitError(getOperation()->getLoc()) << desc.message();
         return signalPassFailure();
       }
       if (!(*desc)->hasWarps()) {
-        getOperation()->emitError()
+        mlir::emitError(getOperation()->getLoc())
             << "target " << target << " has no thread axes to fuse";
         return signalPassFailure();
       }
+      hasWarpgroups = (*desc)->hasWarpgroups();
       hierarchy = ThreadHierarchy{
-          (*desc)->warpSize,
-          (*desc)->hasWarpgroups() ? (*desc)->warpsPerWarpgroup : 4};
+          (*desc)->warpSize, hasWarpgroups ? (*desc)->warpsPerWarpgroup : 4};
     }
 
     // The op whose elements are being replaced, for diagnostics.
@@ -53,17 +55,29 @@ struct CanonicalizeLayoutsPass
     replacer.addReplacement(
         [&](LayoutAttrInterface attr)
             -> std::optional<std::pair<Attribute, WalkResult>> {
-          Layout layout = attr.getLayout();
+          // Canonical first, so that iters which place nothing (extent 1,
+          // stride 0) do not stand in the way of fusion; canonical again
+          // afterwards, since fused iters may merge.
+          Layout layout = canonicalize(attr.getLayout());
           if (hierarchy) {
-            Result<TileLayout> fused =
-                fuseThreadAxes(layout.tile(), *hierarchy);
-            if (!fused) {
-              current->emitError()
-                  << "cannot fuse the thread axes of " << layout.str()
-                  << " for " << target << ": " << fused.message();
+            auto refuse = [&](const std::string &why) {
+              current->emitError() << "cannot fuse the thread axes of "
+                                   << attr.str() << " for " << target << ": "
+                                   << why;
               failed = true;
               return std::make_pair(Attribute(attr), WalkResult::skip());
-            }
+            };
+            if (!hasWarpgroups)
+              for (const std::string &axis : layout.tile().axes())
+                if (getAxisScope(axis) == ScopeKind::Warpgroup ||
+                    axis == "wgid")
+                  return refuse(target + " has no warpgroups, but the layout "
+                                         "uses axis '" +
+                                axis + "'");
+            Result<TileLayout> fused =
+                fuseThreadAxes(layout.tile(), *hierarchy);
+            if (!fused)
+              return refuse(fused.message());
             layout = layout.swizzle() ? Layout(*layout.swizzle(), *fused)
                                       : Layout(*fused);
           }

@@ -280,6 +280,25 @@ StoragePlan StoragePlan::linear(int64_t size) {
   return plan;
 }
 
+Result<StoragePlan> StoragePlan::withInstances(llvm::StringRef axis,
+                                               int64_t count) const {
+  if (count < 1)
+    return fail("a buffer needs at least one instance, got " +
+                std::to_string(count));
+  if (find(axis))
+    return fail("storage already has a dim on axis '" + axis.str() +
+                "', so it cannot be repeated along it");
+  StoragePlan plan = *this;
+  int64_t total;
+  if (mulOverflows(totalSize, count, total))
+    return fail("storage of " + std::to_string(count) +
+                " instances overflows int64");
+  plan.storageDims.insert(plan.storageDims.begin(),
+                          Dim{axis.str(), 0, count, totalSize});
+  plan.totalSize = total;
+  return plan;
+}
+
 const StoragePlan::Dim *StoragePlan::find(llvm::StringRef axis) const {
   for (const Dim &d : storageDims)
     if (d.axis == axis)

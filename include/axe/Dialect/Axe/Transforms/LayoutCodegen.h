@@ -126,6 +126,11 @@ public:
   static Result<StoragePlan> forLayout(const Layout &layout);
   /// Plain linear memory on m starting at 0 of `size` elements (a memref).
   static StoragePlan linear(int64_t size);
+  /// This storage repeated `count` times along a new slowest dim on `axis`:
+  /// one copy per instance of a scope (e.g. per warp, indexed by warpid) for
+  /// a buffer each instance holds privately. Fails when `axis` already is a
+  /// dim (the layout would then place data on it itself).
+  Result<StoragePlan> withInstances(llvm::StringRef axis, int64_t count) const;
 
   int64_t size() const { return totalSize; }
   llvm::ArrayRef<Dim> dims() const { return storageDims; }

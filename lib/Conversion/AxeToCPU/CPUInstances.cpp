@@ -1,0 +1,353 @@
+//===- CPUInstances.cpp - Warps and threads as loops on the CPU -----------===//
+//
+// A CTA runs as one CPU thread. An operator at a scope narrower than the CTA
+// (warpgroup, warp, thread) runs once per instance of that scope, so its
+// schedule wraps the generated code in a loop over the instances; the pure
+// IR its operands are computed from (axis ids, arith, views, slices) is
+// re-evaluated in that loop with the axis ids derived from the loop's
+// variable. A register buffer held by such a scope gets one private copy per
+// instance: its storage has an outermost dim on the axis that numbers the
+// instances (tx, warpid, wgid). docs/CPUExecutionModel.md explains the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+
+namespace axe {
+
+//===----------------------------------------------------------------------===//
+// Thread structure of a CTA
+//===----------------------------------------------------------------------===//
+
+int64_t CTAThreads::threadsOf(ScopeKind scope) const {
+  switch (scope) {
+  case ScopeKind::Thread:
+    return 1;
+  case ScopeKind::Warp:
+    return warpSize;
+  case ScopeKind::Warpgroup:
+    return warpSize * warpsPerWarpgroup;
+  default:
+    return threads;
+  }
+}
+
+Result<int64_t> CTAThreads::instancesOf(ScopeKind scope) const {
+  if (scope >= ScopeKind::CTA)
+    return int64_t(1);
+  int64_t per = threadsOf(scope);
+  if (per <= 0 || threads % per != 0)
+    return fail("a " + std::to_string(threads) + "-thread CTA is not made of "
+                "whole " + stringifyScopeKind(scope).str() + "s of " +
+                std::to_string(per) + " threads");
+  return threads / per;
+}
+
+Result<CTAThreads> getCTAThreads(KernelOp kernel) {
+  const TargetDescription *target = nullptr;
+  // The kernel's own target defines what a warp is (its source was written
+  // for that machine); the CPU's description (32-lane warps) otherwise.
+  if (TargetAttr t = kernel.getEffectiveTarget())
+    target = &t.getDescription();
+  if (!target || !target->hasWarps()) {
+    auto cpu = lookupTarget("cpu");
+    if (!cpu)
+      return cpu.takeFailure();
+    target = *cpu;
+  }
+  CTAThreads cta;
+  cta.threads = kernel.getThreads();
+  cta.warpSize = target->warpSize;
+  cta.warpsPerWarpgroup =
+      target->hasWarpgroups() ? target->warpsPerWarpgroup : 4;
+  return cta;
+}
+
+//===----------------------------------------------------------------------===//
+// Private copies of register buffers
+//===----------------------------------------------------------------------===//
+
+/// The axis that numbers the instances of `scope` within a CTA.
+static llvm::StringRef instanceAxis(ScopeKind scope) {
+  switch (scope) {
+  case ScopeKind::Thread:
+    return "tx";
+  case ScopeKind::Warp:
+    return "warpid";
+  case ScopeKind::Warpgroup:
+    return "wgid";
+  default:
+    return "";
+  }
+}
+
+Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc) {
+  auto type = cast<BufferType>(alloc.getType());
+  auto kernel = alloc->getParentOfType<KernelOp>();
+  // Outside a kernel, code runs as one thread: nothing to replicate.
+  if (!kernel || type.getMemorySpace() != MemorySpace::Reg)
+    return std::optional<CPUInstances>();
+  std::optional<BufferOwner> owner = getBufferOwner(type);
+  if (!owner || owner->scope >= ScopeKind::CTA)
+    return std::optional<CPUInstances>();
+  if (alloc->getParentOfType<PartitionOp>())
+    return fail("a register buffer allocated inside axe.partition belongs to "
+                "the partition's warps, which the CPU target does not run "
+                "(warp specialization needs concurrent warps)");
+  auto cta = getCTAThreads(kernel);
+  if (!cta)
+    return cta.takeFailure();
+  auto count = cta->instancesOf(owner->scope);
+  if (!count)
+    return count.takeFailure();
+  return std::optional<CPUInstances>(
+      CPUInstances{owner->scope, instanceAxis(owner->scope).str(), *count});
+}
+
+Result<StoragePlan> getCPUStorage(AllocOp alloc) {
+  auto type = cast<BufferType>(alloc.getType());
+  auto plan = StoragePlan::forLayout(type.getLayout());
+  if (!plan)
+    return plan.takeFailure();
+  auto instances = getCPUInstances(alloc);
+  if (!instances)
+    return instances.takeFailure();
+  if (!*instances)
+    return plan;
+  return plan->withInstances((*instances)->axis, (*instances)->count);
+}
+
+//===----------------------------------------------------------------------===//
+// Operators narrower than a CTA
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What a thread axis numbers: the narrowest scope on which it is constant
+/// (`scope`), the threads one step of it spans, and the count after which it
+/// wraps (0 when it does not wrap within a CTA).
+struct AxisShape {
+  ScopeKind scope;
+  int64_t threadsPerStep;
+  int64_t wrap;
+};
+
+std::optional<AxisShape> axisShape(llvm::StringRef axis,
+                                   const CTAThreads &cta) {
+  int64_t w = cta.warpSize, g = cta.warpsPerWarpgroup;
+  return llvm::StringSwitch<std::optional<AxisShape>>(axis)
+      .Case("tx", AxisShape{ScopeKind::Thread, 1, 0})
+      .Case("laneid", AxisShape{ScopeKind::Thread, 1, w})
+      .Case("tid_in_wg", AxisShape{ScopeKind::Thread, 1, w * g})
+      .Case("warpid", AxisShape{ScopeKind::Warp, w, 0})
+      .Case("wid_in_wg", AxisShape{ScopeKind::Warp, w, g})
+      .Case("wgid", AxisShape{ScopeKind::Warpgroup, w * g, 0})
+      .Default(std::nullopt);
+}
+
+/// Whether an axis id differs between the threads of one CTA (grid and
+/// cluster coordinates do not; device coordinates do not either).
+bool variesInCTA(AxisIdOp id) {
+  std::optional<ScopeKind> scope = getAxisScope(id.getAxis());
+  return scope && *scope <= ScopeKind::CTA;
+}
+
+/// Finds the IR an operator's operands are computed from that differs
+/// between the threads of a CTA.
+class Dependences {
+public:
+  Dependences(KernelOp kernel, Operation *op, ScopeKind scope,
+              const CTAThreads &cta)
+      : kernel(kernel), op(op), scope(scope), cta(cta) {}
+
+  /// Values the operator reads that were defined outside it (its operands
+  /// and what its regions capture).
+  static SmallVector<Value> inputsOf(Operation *op) {
+    SmallVector<Value> inputs(op->getOperands());
+    op->walk([&](Operation *nested) {
+      if (nested == op)
+        return;
+      for (Value v : nested->getOperands())
+        if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+          inputs.push_back(v);
+    });
+    return inputs;
+  }
+
+  /// Whether `v` depends on a coordinate that differs within a CTA.
+  bool varies(Value v) {
+    if (!kernel.getBody().isAncestor(v.getParentRegion()))
+      return false;
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    memo[v] = false; // Cuts cycles through loop-carried values.
+    bool result = false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      result = owner != kernel.getOperation() &&
+               llvm::any_of(inputsOf(owner), [&](Value x) { return varies(x); });
+    } else {
+      Operation *def = v.getDefiningOp();
+      if (auto id = dyn_cast<AxisIdOp>(def))
+        result = variesInCTA(id);
+      else
+        result = llvm::any_of(inputsOf(def),
+                              [&](Value x) { return varies(x); });
+    }
+    memo[v] = result;
+    return result;
+  }
+
+  /// Adds the ops that compute `v` (if it varies) to `order`, definitions
+  /// first; fails when one cannot be re-evaluated per instance.
+  Result<bool> collect(Value v) {
+    if (!varies(v))
+      return true;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      return fail("an operand depends on the thread coordinates through a "
+                  "block argument of " +
+                  owner->getName().getStringRef().str() +
+                  ", control flow that differs between threads; the CPU "
+                  "runs a CTA as one thread and re-evaluates only pure "
+                  "values per " +
+                  stringifyScopeKind(scope).str());
+    }
+    Operation *def = v.getDefiningOp();
+    if (!visited.insert(def).second)
+      return true;
+    if (auto id = dyn_cast<AxisIdOp>(def)) {
+      std::optional<AxisShape> shape = axisShape(id.getAxis(), cta);
+      if (!shape)
+        return fail("axis '" + id.getAxis().str() +
+                    "' has no value on the CPU target");
+      if (scope >= ScopeKind::CTA || shape->scope < scope)
+        return fail("an operand depends on '" + id.getAxis().str() +
+                    "', which differs between the threads of one " +
+                    stringifyScopeKind(scope).str() + "; a collective "
+                    "operator needs operands its whole scope agrees on");
+      order.push_back(def);
+      return true;
+    }
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return fail("an operand depends on the thread coordinates through " +
+                  def->getName().getStringRef().str() +
+                  ", which the CPU cannot re-evaluate per " +
+                  stringifyScopeKind(scope).str() +
+                  " (only ops without regions or memory effects are)");
+    for (Value x : def->getOperands())
+      if (auto r = collect(x); !r)
+        return r;
+    order.push_back(def);
+    return true;
+  }
+
+  SmallVector<Operation *> order;
+
+private:
+  KernelOp kernel;
+  Operation *op;
+  ScopeKind scope;
+  const CTAThreads &cta;
+  DenseMap<Value, bool> memo;
+  llvm::SmallPtrSet<Operation *, 8> visited;
+};
+
+} // namespace
+
+Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
+  auto iface = dyn_cast<OperatorOpInterface>(op);
+  if (!iface)
+    return fail("not a collective operator");
+  ScopeAttr scopeAttr = iface.getScope();
+  if (scopeAttr.isMesh())
+    return fail("a mesh scope needs several devices; the CPU target runs one");
+  InstanceLoopPlan plan;
+  plan.scope = scopeAttr.getKind();
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return plan;
+  if (op->getParentOfType<WarpSpecializeOp>())
+    return fail("warp specialization (axe.partition) needs concurrent warps; "
+                "the CPU target runs a CTA as one thread");
+  auto cta = getCTAThreads(kernel);
+  if (!cta)
+    return cta.takeFailure();
+  plan.cta = *cta;
+  auto count = cta->instancesOf(plan.scope);
+  if (!count)
+    return count.takeFailure();
+  plan.count = *count;
+  Dependences deps(kernel, op, plan.scope, *cta);
+  for (Value v : Dependences::inputsOf(op))
+    if (auto r = deps.collect(v); !r)
+      return r.takeFailure();
+  plan.rematerialized = std::move(deps.order);
+  plan.loop = plan.scope < ScopeKind::CTA &&
+              (plan.count > 1 || !plan.rematerialized.empty());
+  return plan;
+}
+
+LogicalResult emitInstanceLoop(
+    Operation *op, const InstanceLoopPlan &plan, RewriterBase &rw,
+    function_ref<LogicalResult(Operation *, const CPUInstance *)> body) {
+  Location loc = op->getLoc();
+  rw.setInsertionPoint(op);
+  if (plan.scope >= ScopeKind::CTA || !op->getParentOfType<KernelOp>())
+    return body(op, nullptr);
+  if (!plan.loop) {
+    // One instance and nothing to re-evaluate: the operator stays in place.
+    CPUInstance only{plan.scope, indexConstant(rw, loc, 0)};
+    return body(op, &only);
+  }
+  auto loop = scf::ForOp::create(rw, loc, indexConstant(rw, loc, 0),
+                                 indexConstant(rw, loc, plan.count),
+                                 indexConstant(rw, loc, 1));
+  rw.setInsertionPoint(loop.getBody()->getTerminator());
+  Value index = loop.getInductionVar();
+  IRMapping map;
+  int64_t perInstance = plan.cta.threadsOf(plan.scope);
+  for (Operation *def : plan.rematerialized) {
+    auto id = dyn_cast<AxisIdOp>(def);
+    if (!id) {
+      rw.clone(*def, map);
+      continue;
+    }
+    // The axis is constant on the instance, so its value follows from the
+    // instance's first thread: (index * perInstance / threadsPerStep) mod
+    // wrap, where perInstance divides threadsPerStep.
+    std::optional<AxisShape> shape = axisShape(id.getAxis(), plan.cta);
+    assert(shape && shape->threadsPerStep % perInstance == 0 &&
+           "planInstanceLoop checked the axis");
+    Value v = index;
+    int64_t q = shape->threadsPerStep / perInstance;
+    if (q != 1)
+      v = arith::DivUIOp::create(rw, loc, v, indexConstant(rw, loc, q));
+    if (shape->wrap != 0 && plan.count * perInstance / shape->threadsPerStep >
+                                shape->wrap)
+      v = arith::RemUIOp::create(rw, loc, v,
+                                 indexConstant(rw, loc, shape->wrap));
+    map.map(id.getResult(), v);
+  }
+  Operation *clone = rw.clone(*op, map);
+  CPUInstance instance{plan.scope, index};
+  if (failed(body(clone, &instance)))
+    return failure();
+  rw.eraseOp(op);
+  // The originals the loop re-evaluates may now be dead; later operators
+  // that still use them keep them.
+  for (Operation *def : llvm::reverse(plan.rematerialized))
+    if (def->use_empty())
+      rw.eraseOp(def);
+  return success();
+}
+
+} // namespace axe

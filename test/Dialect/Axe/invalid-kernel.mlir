@@ -1,0 +1,467 @@
+// RUN: axe-opt %s -split-input-file -verify-diagnostics
+
+// Kernels, thread structure and scopes the verifiers reject: launches the
+// target cannot run, buffers that do not fit the launch or the target, and
+// operators at scopes that cannot own their buffers.
+
+func.func @grid_rank() {
+  // expected-error @+1 {{'axe.kernel' op grid needs 1 to 3 dims, got 4}}
+  axe.kernel grid [1, 1, 1, 1] threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_dim() {
+  // expected-error @+1 {{'axe.kernel' op grid dims must be positive, got 0}}
+  axe.kernel grid [0] threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @threads() {
+  // expected-error @+1 {{'axe.kernel' op attribute 'threads' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  axe.kernel grid [1] threads 0 {
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_dim() {
+  // expected-error @+1 {{'axe.kernel' op cluster dims must be positive, got 0}}
+  axe.kernel grid [1] threads 32 cluster [0] {
+  }
+  return
+}
+
+// -----
+
+func.func @nested() {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{'axe.kernel' op cannot be nested in another axe.kernel}}
+    axe.kernel grid [1] threads 32 {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_threads() {
+  // expected-error @+1 {{'axe.kernel' op has 2048 threads per CTA; sm_80 allows at most 1024}}
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 2048 {
+  }
+  return
+}
+
+// -----
+
+func.func @partial_warp() {
+  // expected-error @+1 {{'axe.kernel' op has 100 threads per CTA, not a multiple of the warp size 32 of sm_90}}
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 100 {
+  }
+  return
+}
+
+// -----
+
+func.func @no_clusters() {
+  // expected-error @+1 {{'axe.kernel' op has a cluster, but sm_80 has no thread-block clusters}}
+  axe.kernel on #axe.target<"sm_80"> grid [2] threads 128 cluster [2] {
+  }
+  return
+}
+
+// -----
+
+func.func @big_cluster() {
+  // expected-error @+1 {{'axe.kernel' op has clusters of 32 CTAs; sm_90 allows at most 16}}
+  axe.kernel on #axe.target<"sm_90"> grid [32] threads 128 cluster [4, 8] {
+  }
+  return
+}
+
+// -----
+
+// The module's target applies to kernels without one.
+module attributes {axe.target = #axe.target<"trn1">} {
+  func.func @trn_threads() {
+    // expected-error @+1 {{'axe.kernel' op has 128 threads per CTA; trn1 allows at most 1}}
+    axe.kernel grid [1] threads 128 {
+    }
+    return
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Buffers against the target and the launch
+//===----------------------------------------------------------------------===//
+
+func.func @warps_beyond_launch() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places data on warpid 0..7, but the kernel has 4 warps (128 threads per CTA)}}
+    %r = axe.alloc : !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (1@warpid, 1@laneid)]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @lanes_beyond_warp() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places data on laneid 0..63, but a warp has 32 lanes}}
+    %r = axe.alloc : !axe.buffer<64xf32, #axe.layout<S[64 : 1@laneid]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @negative_coordinate() {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{'axe.alloc' op places data on tx -63..0, but the kernel has 64 threads per CTA}}
+    %r = axe.alloc : !axe.buffer<64xf32, #axe.layout<S[64 : -1@tx]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_axis_beyond_cluster() {
+  axe.kernel on #axe.target<"sm_90"> grid [4] threads 128 cluster [2] {
+    // expected-error @+1 {{'axe.alloc' op places data on cbx 0..3, but the cluster has extent 2 on cbx}}
+    %s = axe.alloc : !axe.buffer<4x64xf16, #axe.layout<S[(4, 64) : (1@cbx, 1)]>, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @no_warpgroups_on_sm80() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places data on axis 'wid_in_wg', which sm_80 does not have (its axes: bx, by, bz, tx, warpid, laneid, m, gpuid)}}
+    %r = axe.alloc : !axe.buffer<4xf32, #axe.layout<S[4 : 1@wid_in_wg]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @no_tmem_on_sm90() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op uses tmem memory, which sm_90 does not have (it has global, shared, reg)}}
+    %t = axe.alloc : !axe.buffer<128x8xf32, #axe.layout<S[(128, 8) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+func.func @shared_capacity() {
+  // expected-error @+1 {{'axe.kernel' op allocates 196608 bytes of shared memory; sm_80 allows 166912 per CTA}}
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    %a = axe.alloc : !axe.buffer<256x256xf16, #axe.layout<S[65536 : 1]>, shared>
+    %b = axe.alloc : !axe.buffer<128x256xf16, #axe.layout<S[32768 : 1]>, shared>
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Axis ids
+//===----------------------------------------------------------------------===//
+
+func.func @memory_axis_id() {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{'axe.axis_id' op 'm' is a memory axis; axe.axis_id reads the coordinate of a running thread or device}}
+    %m = axe.axis_id m
+  }
+  return
+}
+
+// -----
+
+func.func @thread_axis_outside_kernel() -> index {
+  // expected-error @+1 {{'axe.axis_id' op thread axis 'laneid' has a value only inside an axe.kernel}}
+  %l = axe.axis_id laneid
+  return %l : index
+}
+
+// -----
+
+func.func @axis_not_on_target() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.axis_id' op sm_80 has no axis 'wgid' (its axes: bx, by, bz, tx, warpid, laneid, m, gpuid)}}
+    %w = axe.axis_id wgid
+  }
+  return
+}
+
+// -----
+
+func.func @bad_axis_name() {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{'axe.axis_id' op '1x' is not a valid axis name}}
+    %w = axe.axis_id "1x"
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+func.func @ws_outside_kernel() {
+  // expected-error @+1 {{'axe.warp_specialize' op must be inside an axe.kernel}}
+  axe.warp_specialize {
+    axe.partition warps [0, 1) {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_other_op() {
+  axe.kernel grid [1] threads 128 {
+    // expected-error @+1 {{'axe.warp_specialize' op holds only axe.partition ops, found 'axe.barrier'}}
+    axe.warp_specialize {
+      axe.barrier at cta
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_empty() {
+  axe.kernel grid [1] threads 128 {
+    // expected-error @+1 {{'axe.warp_specialize' op needs at least one axe.partition}}
+    axe.warp_specialize {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_overlap() {
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [0, 4) {
+      }
+      // expected-error @+1 {{'axe.partition' op warps [2, 6) overlap the partition warps [0, 4)}}
+      axe.partition warps [2, 6) {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_beyond() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    axe.warp_specialize {
+      // expected-error @+1 {{'axe.partition' op warps [4, 12) reach beyond the 8 warps of the kernel's 256-thread CTA}}
+      axe.partition warps [4, 12) {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_empty_range() {
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      // expected-error @+1 {{'axe.partition' op warp range [4, 4) is empty}}
+      axe.partition warps [4, 4) {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_no_warps() {
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.warp_specialize' op trn1 has no warps to specialize}}
+    axe.warp_specialize {
+      axe.partition warps [0, 1) {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @partition_parent() {
+  axe.kernel grid [1] threads 256 {
+    // expected-error @+1 {{'axe.partition' op expects parent op 'axe.warp_specialize'}}
+    axe.partition warps [0, 4) {
+    }
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Scopes in context
+//===----------------------------------------------------------------------===//
+
+func.func @cta_op_in_partition(%s: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>) {
+  %zero = arith.constant 0.0 : f32
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [0, 4) {
+        // expected-error @+1 {{'axe.fill' op runs at cta scope inside axe.partition warps [0, 4): only the 4 warps of the partition run it; use warp or warpgroup scope}}
+        axe.fill %s, %zero at cta : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @warpgroup_in_unaligned_partition() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [2, 6) {
+        // expected-error @+1 {{'axe.barrier' op runs at warpgroup scope inside axe.partition warps [2, 6), which is not made of whole warpgroups of 4 warps}}
+        axe.barrier at warpgroup
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @warpgroup_on_sm80() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.barrier' op runs at warpgroup scope, but sm_80 has no warpgroups (sm_90 and later do)}}
+    axe.barrier at warpgroup
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_without_cluster() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.barrier' op runs at cluster scope, but the enclosing axe.kernel has no cluster; launch it with one, e.g. cluster [2]}}
+    axe.barrier at cluster
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_on_sm80() {
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.barrier' op runs at cluster scope, but sm_80 has no thread-block clusters}}
+    axe.barrier at cluster
+  }
+  return
+}
+
+// -----
+
+func.func @warp_on_trn1(%t: !axe.token) {
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.wait' op runs at warp scope, but trn1 has no warps}}
+    axe.wait %t at warp
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Which scope owns a buffer
+//===----------------------------------------------------------------------===//
+
+#cta = #axe.layout<S[(4, 32) : (1@warpid, 1@laneid)]>
+
+func.func @reg_too_wide(%r: !axe.buffer<4x32xf32, #cta, reg>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is a register buffer distributed over 'warpid', which spans a cta; an operator at warp scope cannot own it}}
+  axe.fill %r, %zero at warp : !axe.buffer<4x32xf32, #cta, reg>
+  return
+}
+
+// -----
+
+func.func @reg_thread_local_at_cta(%r: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, reg>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is a register buffer held by a thread (its layout uses no thread axis); an operator at cta scope cannot own it; run it at thread scope}}
+  axe.fill %r, %zero at cta : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, reg>
+  return
+}
+
+// -----
+
+func.func @reg_warp_at_cta(%r: !axe.buffer<32xf32, #axe.layout<S[32 : 1@laneid]>, reg>,
+                           %s: !axe.buffer<32xf32, #axe.layout<S[32 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.copy' op operand #0 is a register buffer held by a warp (its widest thread axis is 'laneid'); an operator at cta scope cannot own it; run it at warp scope}}
+  axe.copy %r to %s at cta
+      : !axe.buffer<32xf32, #axe.layout<S[32 : 1@laneid]>, reg> to !axe.buffer<32xf32, #axe.layout<S[32 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @shared_at_kernel(%s: !axe.buffer<32xf32, #axe.layout<S[32 : 1]>, shared>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is in shared memory, which belongs to a cta; an operator at kernel scope cannot own it}}
+  axe.fill %s, %zero at kernel : !axe.buffer<32xf32, #axe.layout<S[32 : 1]>, shared>
+  return
+}
+
+// -----
+
+#dist = #axe.layout<S[(4, 16) : (1@gpuid, 1)]>
+
+func.func @distributed_at_cta(%g: !axe.buffer<64xf32, #dist, global>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is distributed over device axis 'gpuid'; only an operator at mesh scope can own it}}
+  axe.fill %g, %zero at cta : !axe.buffer<64xf32, #dist, global>
+  return
+}
+
+// -----
+
+#dist = #axe.layout<S[(4, 16) : (1@gpuid, 1)]>
+
+func.func @mesh_lacks_axis(%g: !axe.buffer<64xf32, #dist, global>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is placed on device axis 'gpuid', which mesh<dx = 2, dy = 2> does not have}}
+  axe.fill %g, %zero at mesh<dx = 2, dy = 2> : !axe.buffer<64xf32, #dist, global>
+  return
+}
+
+// -----
+
+#dist = #axe.layout<S[(4, 16) : (1@gpuid, 1)]>
+
+func.func @mesh_too_small(%g: !axe.buffer<64xf32, #dist, global>) {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 places data on gpuid 0..3, but the mesh has extent 2 on gpuid}}
+  axe.fill %g, %zero at mesh<gpuid = 2> : !axe.buffer<64xf32, #dist, global>
+  return
+}

@@ -1,0 +1,301 @@
+// RUN: axe-opt %s -split-input-file -verify-diagnostics
+
+// Operations the verifiers reject, each with the reason they give.
+
+#l8 = #axe.layout<S[8 : 1]>
+
+//===----------------------------------------------------------------------===//
+// Copies and fills
+//===----------------------------------------------------------------------===//
+
+func.func @copy_shapes(%a: !axe.buffer<8x4xf32, #axe.layout<S[32 : 1]>, shared>,
+                       %b: !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.copy' op copies between different shapes 8x4 and 4x8}}
+  axe.copy %a to %b at cta
+      : !axe.buffer<8x4xf32, #axe.layout<S[32 : 1]>, shared> to !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @copy_types(%a: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>,
+                      %b: !axe.buffer<8xf16, #axe.layout<S[8 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.copy_async' op cannot convert 'f32' to 'f16'; convert with axe.elementwise}}
+  %t = axe.copy_async %a to %b at cta
+      : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared> to !axe.buffer<8xf16, #axe.layout<S[8 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @empty_schedule(%a: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.copy' op has an empty schedule name}}
+  axe.copy %a to %a at cta {schedule = ""}
+      : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared> to !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @fill_type(%a: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>) {
+  // expected-note @+1 {{prior use here}}
+  %v = arith.constant 1.0 : f16
+  // expected-error @+1 {{use of value '%v' expects different type than prior uses: 'f32' vs 'f16'}}
+  axe.fill %a, %v at cta : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Gemm
+//===----------------------------------------------------------------------===//
+
+func.func @gemm_rank(%a: !axe.buffer<2x8x8xf16, #axe.layout<S[128 : 1]>, shared>,
+                     %b: !axe.buffer<8x8xf16, #axe.layout<S[64 : 1]>, shared>,
+                     %c: !axe.buffer<8x8xf32, #axe.layout<S[64 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op A must be a rank-2 buffer, got shape 2x8x8}}
+  axe.gemm %a, %b into %c at cta
+      : !axe.buffer<2x8x8xf16, #axe.layout<S[128 : 1]>, shared>, !axe.buffer<8x8xf16, #axe.layout<S[64 : 1]>, shared>
+        into !axe.buffer<8x8xf32, #axe.layout<S[64 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @gemm_k(%a: !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>,
+                  %b: !axe.buffer<16x128xf16, #axe.layout<S[2048 : 1]>, shared>,
+                  %c: !axe.buffer<64x128xf32, #axe.layout<S[8192 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op A is 64x32 but B is 16x128: the K dims differ}}
+  axe.gemm %a, %b into %c at cta
+      : !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>, !axe.buffer<16x128xf16, #axe.layout<S[2048 : 1]>, shared>
+        into !axe.buffer<64x128xf32, #axe.layout<S[8192 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @gemm_k_transposed(%a: !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>,
+                             %b: !axe.buffer<128x16xf16, #axe.layout<S[2048 : 1]>, shared>,
+                             %c: !axe.buffer<32x128xf32, #axe.layout<S[4096 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op A^T is 32x64 but B^T is 16x128: the K dims differ}}
+  axe.gemm %a, %b into %c at cta {transpose_a, transpose_b}
+      : !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>, !axe.buffer<128x16xf16, #axe.layout<S[2048 : 1]>, shared>
+        into !axe.buffer<32x128xf32, #axe.layout<S[4096 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @gemm_c(%a: !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>,
+                  %b: !axe.buffer<32x128xf16, #axe.layout<S[4096 : 1]>, shared>,
+                  %c: !axe.buffer<64x64xf32, #axe.layout<S[4096 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op C is 64x64 but A x B is 64x128}}
+  axe.gemm %a, %b into %c at cta
+      : !axe.buffer<64x32xf16, #axe.layout<S[2048 : 1]>, shared>, !axe.buffer<32x128xf16, #axe.layout<S[4096 : 1]>, shared>
+        into !axe.buffer<64x64xf32, #axe.layout<S[4096 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @gemm_mixed(%a: !axe.buffer<4x4xf16, #axe.layout<S[16 : 1]>, shared>,
+                      %b: !axe.buffer<4x4xi8, #axe.layout<S[16 : 1]>, shared>,
+                      %c: !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op mixes float and integer elements ('f16', 'i8' into 'f32')}}
+  axe.gemm %a, %b into %c at cta
+      : !axe.buffer<4x4xf16, #axe.layout<S[16 : 1]>, shared>, !axe.buffer<4x4xi8, #axe.layout<S[16 : 1]>, shared>
+        into !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Reduce
+//===----------------------------------------------------------------------===//
+
+func.func @reduce_no_dims(%a: !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.reduce' op needs at least one dim to reduce}}
+  axe.reduce sum %a into %a dims [] at cta
+      : !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared> into !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @reduce_range(%a: !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>,
+                        %b: !axe.buffer<4xf32, #axe.layout<S[4 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.reduce' op dim 2 is out of range for a rank-2 source}}
+  axe.reduce sum %a into %b dims [2] at cta
+      : !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared> into !axe.buffer<4xf32, #axe.layout<S[4 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @reduce_order(%a: !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared>,
+                        %b: !axe.buffer<f32, #axe.layout<S[1 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.reduce' op dims must be strictly increasing}}
+  axe.reduce max %a into %b dims [1, 0] at cta
+      : !axe.buffer<4x8xf32, #axe.layout<S[32 : 1]>, shared> into !axe.buffer<f32, #axe.layout<S[1 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%a: !axe.buffer<16x64xf32, #axe.layout<S[1024 : 1]>, shared>,
+                        %b: !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.reduce' op target shape 64 is neither 16x1 (reduced dims kept as 1) nor 16 (reduced dims dropped)}}
+  axe.reduce sum %a into %b dims [1] at cta
+      : !axe.buffer<16x64xf32, #axe.layout<S[1024 : 1]>, shared> into !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @reduce_type(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>,
+                       %b: !axe.buffer<f16, #axe.layout<S[1 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.reduce' op reduces 'f32' elements into 'f16' ones; the element types must agree}}
+  axe.reduce sum %a into %b dims [0] at cta
+      : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared> into !axe.buffer<f16, #axe.layout<S[1 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @reduce_kind(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{unknown reduction 'mean'; expected sum, max, min or prod}}
+  axe.reduce mean %a into %a dims [0] at cta
+      : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared> into !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+func.func @ew_broadcast(%a: !axe.buffer<16x2xf32, #axe.layout<S[32 : 1]>, shared>,
+                        %b: !axe.buffer<16x64xf32, #axe.layout<S[1024 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op input #0 has shape 16x2, which does not broadcast to the outputs' shape 16x64 (same rank, each dim equal or 1)}}
+  axe.elementwise ins(%a : !axe.buffer<16x2xf32, #axe.layout<S[32 : 1]>, shared>)
+                  outs(%b : !axe.buffer<16x64xf32, #axe.layout<S[1024 : 1]>, shared>) at cta {
+  ^bb0(%x: f32):
+    axe.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_outputs(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>,
+                      %b: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op output #1 has shape 8, but output #0 has shape 16}}
+  axe.elementwise outs(%a, %b : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>, !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>) at cta {
+    %c = arith.constant 1.0 : f32
+    axe.yield %c, %c : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_args(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op body has 0 arguments; it needs one per input (1)}}
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+                  outs(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) at cta {
+    %c = arith.constant 1.0 : f32
+    axe.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_arg_type(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op body argument #0 has type 'f16', but input #0 has elements of type 'f32'}}
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+                  outs(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) at cta {
+  ^bb0(%x: f16):
+    %e = arith.extf %x : f16 to f32
+    axe.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_yield_count(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+                  outs(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) at cta {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'axe.yield' op yields 2 values; the axe.elementwise has 1 outputs}}
+    axe.yield %x, %x : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_yield_type(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>,
+                         %b: !axe.buffer<16xf16, #axe.layout<S[16 : 1]>, shared>) {
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+                  outs(%b : !axe.buffer<16xf16, #axe.layout<S[16 : 1]>, shared>) at cta {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'axe.yield' op value #0 has type 'f32', but output #0 has elements of type 'f16'}}
+    axe.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @ew_side_effects(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>,
+                           %m: memref<16xf32>, %i: index) {
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+                  outs(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) at cta {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{'memref.store' op has side effects; the body of axe.elementwise must be pure scalar code}}
+    memref.store %x, %m[%i] : memref<16xf32>
+    axe.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Barriers, allocation
+//===----------------------------------------------------------------------===//
+
+func.func @barrier_thread() {
+  // expected-error @+1 {{'axe.barrier' op at thread scope synchronizes nothing}}
+  axe.barrier at thread
+  return
+}
+
+// -----
+
+func.func @alloc_global() {
+  // expected-error @+1 {{'axe.alloc' op cannot allocate global memory; take a tile of a memref with axe.view}}
+  %g = axe.alloc : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @alloc_hbm() {
+  // expected-error @+1 {{'axe.alloc' op cannot allocate hbm memory}}
+  %g = axe.alloc : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, hbm>
+  return
+}
+
+// -----
+
+func.func @bad_scope() {
+  // expected-error @+1 {{unknown scope 'block'}}
+  axe.barrier at block
+  return
+}

@@ -1,0 +1,204 @@
+// RUN: axe-opt %s -split-input-file -verify-diagnostics
+
+// Views and slices the verifiers reject; the layout reasons come from the
+// layout library.
+
+func.func @view_space(%A: memref<64x64xf16>) {
+  // expected-error @+1 {{'axe.view' op produces a global or hbm buffer, not shared; on-chip buffers come from axe.alloc}}
+  %v = axe.view %A[0, 0] : memref<64x64xf16> -> !axe.buffer<64x64xf16, #axe.layout<S[4096 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @view_type(%A: memref<64x64xf16>) {
+  // expected-error @+1 {{'axe.view' op buffer elements of type 'f32' differ from the memref's 'f16'}}
+  %v = axe.view %A[0, 0] : memref<64x64xf16> -> !axe.buffer<64x64xf32, #axe.layout<S[4096 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @view_offsets(%A: memref<64x64xf16>) {
+  // expected-error @+1 {{'axe.view' op needs one offset per memref dim (2), got 1}}
+  %v = axe.view %A[0] : memref<64x64xf16> -> !axe.buffer<64x64xf16, #axe.layout<S[4096 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @view_dynamic_stride(%A: memref<?x?xf16>) {
+  // expected-error @+1 {{'axe.view' op cannot derive a layout: the memref's stride of dim 0 is dynamic; use a memref with static strides (e.g. memref<?x1024xf16>)}}
+  %v = axe.view %A[0, 0] : memref<?x?xf16> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)]>, global>
+  return
+}
+
+// -----
+
+func.func @view_not_strided(%A: memref<8x8xf16, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>>) {
+  // expected-error @+1 {{'axe.view' op needs a memref with a strided layout}}
+  %v = axe.view %A[0, 0] : memref<8x8xf16, affine_map<(d0, d1) -> (d0 floordiv 2, d1)>> -> !axe.buffer<8x8xf16, #axe.layout<S[64 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @view_swizzled(%A: memref<8x64xf16>) {
+  // expected-error @+1 {{'axe.view' op a view's layout comes from the memref's strides and cannot be swizzled}}
+  %v = axe.view %A[0, 0] : memref<8x64xf16> -> !axe.buffer<8x64xf16, #axe.layout<SW(3, 3, 3) o S[512 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @view_mismatch(%A: memref<1024x512xf16>) {
+  // expected-error @+1 {{'axe.view' op result layout S[(128, 32) : (32, 1)] does not match the layout S[(128, 32) : (512, 1)] that the memref's strides give the tile}}
+  %v = axe.view %A[0, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (32, 1)]>, global>
+  return
+}
+
+// -----
+
+func.func @view_rank(%A: memref<64xf16>) {
+  // expected-error @+1 {{'axe.view' op a view of a rank-1 memref has rank 1, got rank 2 (extra dims must be placed on device axes)}}
+  %v = axe.view %A[0] : memref<64xf16> -> !axe.buffer<8x8xf16, #axe.layout<S[64 : 1]>, global>
+  return
+}
+
+// -----
+
+func.func @view_bounds(%A: memref<1024x512xf16>) {
+  // expected-error @+1 {{'axe.view' op the tile spans [1000, 1128) of memref dim 0, beyond its extent 1024}}
+  %v = axe.view %A[1000, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (512, 1)]>, global>
+  return
+}
+
+// -----
+
+func.func @view_negative(%A: memref<1024x512xf16>) {
+  // expected-error @+1 {{'axe.view' op offsets must be non-negative, got -1}}
+  %v = axe.view %A[-1, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (512, 1)]>, global>
+  return
+}
+
+// -----
+
+// Rows dealt round-robin to the devices are not a grid of whole shards.
+func.func @view_cyclic(%A: memref<16x128xf32>) {
+  // expected-error @+1 {{'axe.view' op result layout S[(16, 4, 128) : (128, 1@gpuid, 1)] is not the memref's layout S[2048 : 1] (shape 16x128) distributed over device axes}}
+  %v = axe.view %A[0, 0] : memref<16x128xf32> -> !axe.buffer<64x128xf32, #axe.layout<S[(16, 4, 128) : (128, 1@gpuid, 1)]>, global>
+  return
+}
+
+// -----
+
+func.func @view_distributed_rank(%A: memref<64x128xf32>) {
+  // expected-error @+1 {{'axe.view' op dim 0 of the view spans 2 elements of one device's memory, but the memref has only 2 dims; place the leading dims on device axes}}
+  %v = axe.view %A[0, 0] : memref<64x128xf32> -> !axe.buffer<4x32x128xf32, #axe.layout<S[(2, 2, 32, 128) : (1@gpuid, 4096, 128, 1)]>, global>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Slices
+//===----------------------------------------------------------------------===//
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_space(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op a slice stays in shared memory, got reg}}
+  %r = axe.slice %s[0, 0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)]>, reg>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_type(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op a slice keeps the element type 'f16', got 'f32'}}
+  %r = axe.slice %s[0, 0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 8) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_rank(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op a slice of a rank-2 buffer has rank 2, got 1}}
+  %r = axe.slice %s[0, 0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<64xf16, #axe.layout<S[64 : 1]>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_starts(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op needs one start per dim (2), got 1}}
+  %r = axe.slice %s[0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_bounds(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op region [60, 68) of dim 1 is outside the source extent 64}}
+  %r = axe.slice %s[0, 60] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)] + 60>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_too_long(%s: !axe.buffer<128x64xf16, #sh, shared>, %i: index) {
+  // expected-error @+1 {{'axe.slice' op region [0, 256) of dim 0 is outside the source extent 128}}
+  %r = axe.slice %s[%i, 0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<256x8xf16, #axe.layout<S[(256, 8) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+#split = #axe.layout<S[(2, 4) : (1, 2)]>
+
+func.func @slice_wrap(%s: !axe.buffer<8xf32, #split, shared>) {
+  // expected-error @+1 {{'axe.slice' op cannot slice S[(2, 4) : (1, 2)] (shape 8) to the region [3, 6): slice of dim 0 [3, 6) crosses a wrap of an iter of extent 4 (4 : 2) at an unaligned start (digit 3); align the start to 4, or use a length of at most 1}}
+  %r = axe.slice %s[3] : !axe.buffer<8xf32, #split, shared> -> !axe.buffer<3xf32, #axe.layout<S[3 : 1]>, shared>
+  return
+}
+
+// -----
+
+#split = #axe.layout<S[(2, 4) : (1, 2)]>
+
+// Nothing is known of %i, so the slice must work from every start.
+func.func @slice_unknown_start(%s: !axe.buffer<8xf32, #split, shared>, %i: index) {
+  // expected-error @+1 {{'axe.slice' op cannot slice S[(2, 4) : (1, 2)] (shape 8) to the region [a multiple of 1, +4)}}
+  %r = axe.slice %s[%i] : !axe.buffer<8xf32, #split, shared> -> !axe.buffer<4xf32, #axe.layout<S[(2, 2) : (1, 2)]>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+func.func @slice_mismatch(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op result layout S[(8, 8) : (64, 1)] does not match the slice layout S[(8, 8) : (64, 1)] + 520}}
+  %r = axe.slice %s[8, 8] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+#sw = #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>
+
+func.func @slice_drops_swizzle(%s: !axe.buffer<128x64xf16, #sw, shared>) {
+  // expected-error @+1 {{'axe.slice' op result layout S[(64, 64) : (64, 1)] does not match the slice layout SW(3, 3, 3) o S[4096 : 1]}}
+  %r = axe.slice %s[0, 0] : !axe.buffer<128x64xf16, #sw, shared> -> !axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
+  return
+}
