@@ -102,23 +102,29 @@ constexpr TargetAxis kClusterAxes[] = {
     {"cby", 16, "CTA index in the cluster, y"},
     {"cbz", 16, "CTA index in the cluster, z"},
 };
-constexpr TargetAxis kMemoryAxis = {"m", 0, "linear memory address / register slot"};
+constexpr TargetAxis kMemoryAxis = {"m", 0,
+                                    "linear memory address / register slot"};
 constexpr TargetAxis kDeviceAxis = {"gpuid", 0, "device index in the mesh"};
 
 // 255 32-bit registers per thread on every architecture since sm_35.
 constexpr int64_t kRegBytesPerThread = 255 * 4;
 
 template <size_t N>
-void append(llvm::SmallVectorImpl<TargetAxis> &axes, const TargetAxis (&more)[N]) {
+void append(llvm::SmallVectorImpl<TargetAxis> &axes,
+            const TargetAxis (&more)[N]) {
   axes.append(std::begin(more), std::end(more));
 }
 
 TargetDescription makeSm80() {
-  TargetDescription t{"sm_80", TargetKind::GPU,
+  TargetDescription t{"sm_80",
+                      TargetKind::GPU,
                       "NVIDIA Ampere: mma.sync, ldmatrix, cp.async",
-                      /*warpSize=*/32, /*warpsPerWarpgroup=*/0,
-                      /*maxThreadsPerCTA=*/1024, /*maxClusterSize=*/1,
-                      {}, {}};
+                      /*warpSize=*/32,
+                      /*warpsPerWarpgroup=*/0,
+                      /*maxThreadsPerCTA=*/1024,
+                      /*maxClusterSize=*/1,
+                      {},
+                      {}};
   append(t.axes, kGridAxes);
   append(t.axes, kCtaAxes);
   t.axes.push_back(kMemoryAxis);
@@ -133,11 +139,15 @@ TargetDescription makeSm80() {
 }
 
 TargetDescription makeSm90() {
-  TargetDescription t{"sm_90", TargetKind::GPU,
+  TargetDescription t{"sm_90",
+                      TargetKind::GPU,
                       "NVIDIA Hopper: wgmma, TMA, thread-block clusters",
-                      /*warpSize=*/32, /*warpsPerWarpgroup=*/4,
-                      /*maxThreadsPerCTA=*/1024, /*maxClusterSize=*/16,
-                      {}, {}};
+                      /*warpSize=*/32,
+                      /*warpsPerWarpgroup=*/4,
+                      /*maxThreadsPerCTA=*/1024,
+                      /*maxClusterSize=*/16,
+                      {},
+                      {}};
   append(t.axes, kGridAxes);
   append(t.axes, kClusterAxes);
   append(t.axes, kCtaAxes);
@@ -170,11 +180,15 @@ TargetDescription makeCpu() {
   // axis becomes a loop, so the thread hierarchy mirrors the GPUs' (same warp
   // size, so a kernel written for sm_80 runs unchanged). There are no
   // clusters and no tensor memory. Host memory bounds nothing up front.
-  TargetDescription t{"cpu", TargetKind::CPU,
+  TargetDescription t{"cpu",
+                      TargetKind::CPU,
                       "host CPU running kernels with thread axes as loops",
-                      /*warpSize=*/32, /*warpsPerWarpgroup=*/4,
-                      /*maxThreadsPerCTA=*/1024, /*maxClusterSize=*/1,
-                      {}, {}};
+                      /*warpSize=*/32,
+                      /*warpsPerWarpgroup=*/4,
+                      /*maxThreadsPerCTA=*/1024,
+                      /*maxClusterSize=*/1,
+                      {},
+                      {}};
   t.axes = {{"bx", 0, "CTA index in the grid, x"},
             {"by", 0, "CTA index in the grid, y"},
             {"bz", 0, "CTA index in the grid, z"}};
@@ -185,7 +199,8 @@ TargetDescription makeCpu() {
   t.memorySpaces = {
       {"global", 0, CapacityScope::Device, "host memory"},
       {"shared", 0, CapacityScope::CTA, "host memory standing in for shared"},
-      {"reg", 0, CapacityScope::Thread, "host memory standing in for registers"},
+      {"reg", 0, CapacityScope::Thread,
+       "host memory standing in for registers"},
   };
   return t;
 }
@@ -193,12 +208,16 @@ TargetDescription makeCpu() {
 TargetDescription makeTrn1() {
   // One NeuronCore: 128 SBUF partitions of 192 KiB, PSUM of 128 partitions x
   // 16 KiB organised as 8 banks of 2 KiB.
-  TargetDescription t{"trn1", TargetKind::Accelerator,
+  TargetDescription t{"trn1",
+                      TargetKind::Accelerator,
                       "AWS Trainium 1 NeuronCore: TensorE into PSUM, "
                       "Vector/Scalar/GpSimd engines over SBUF",
-                      /*warpSize=*/0, /*warpsPerWarpgroup=*/0,
-                      /*maxThreadsPerCTA=*/1, /*maxClusterSize=*/1,
-                      {}, {}};
+                      /*warpSize=*/0,
+                      /*warpsPerWarpgroup=*/0,
+                      /*maxThreadsPerCTA=*/1,
+                      /*maxClusterSize=*/1,
+                      {},
+                      {}};
   t.axes = {{"P", 128, "scratchpad partition"},
             // F counts elements, so its reach depends on the element size;
             // the memory spaces' capacities bound it.

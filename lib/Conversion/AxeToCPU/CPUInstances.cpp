@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -192,8 +193,25 @@ public:
     bool result = false;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       Operation *owner = arg.getOwner()->getParentOp();
-      result = owner != kernel.getOperation() &&
-               llvm::any_of(inputsOf(owner), [&](Value x) { return varies(x); });
+      auto loop = dyn_cast<LoopLikeOpInterface>(owner);
+      if (owner == kernel.getOperation()) {
+        result = false;
+      } else if (loop && loop.getSingleInductionVar() == v) {
+        // An induction variable differs between threads only through its
+        // bounds, not through what the body computes.
+        result = llvm::any_of(
+            SmallVector<std::optional<OpFoldResult>>{
+                loop.getSingleLowerBound(), loop.getSingleUpperBound(),
+                loop.getSingleStep()},
+            [&](std::optional<OpFoldResult> b) {
+              auto value = b ? dyn_cast<Value>(*b) : Value();
+              return !b || (value && varies(value));
+            });
+      } else {
+        // Loop-carried and other block arguments: anything the op reads.
+        result = llvm::any_of(inputsOf(owner),
+                              [&](Value x) { return varies(x); });
+      }
     } else {
       Operation *def = v.getDefiningOp();
       if (auto id = dyn_cast<AxisIdOp>(def))

@@ -465,3 +465,15 @@ func.func @mesh_too_small(%g: !axe.buffer<64xf32, #dist, global>) {
   axe.fill %g, %zero at mesh<gpuid = 2> : !axe.buffer<64xf32, #dist, global>
   return
 }
+
+// -----
+
+// Buffers from outside the kernel are checked where the kernel uses them.
+func.func @argument_beyond_launch(%r: !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (1@warpid, 1@laneid)]>, reg>) {
+  %zero = arith.constant 0.0 : f32
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.fill' op places data on warpid 0..7, but the kernel has 4 warps (128 threads per CTA)}}
+    axe.fill %r, %zero at cta : !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (1@warpid, 1@laneid)]>, reg>
+  }
+  return
+}

@@ -68,7 +68,7 @@ func.func @view_rank(%A: memref<64xf16>) {
 // -----
 
 func.func @view_bounds(%A: memref<1024x512xf16>) {
-  // expected-error @+1 {{'axe.view' op the tile spans [1000, 1128) of memref dim 0, beyond its extent 1024}}
+  // expected-error @+1 {{'axe.view' op the tile spans [1000, +128) of memref dim 0, beyond its extent 1024}}
   %v = axe.view %A[1000, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (512, 1)]>, global>
   return
 }
@@ -147,7 +147,7 @@ func.func @slice_starts(%s: !axe.buffer<128x64xf16, #sh, shared>) {
 #sh = #axe.layout<S[(128, 64) : (64, 1)]>
 
 func.func @slice_bounds(%s: !axe.buffer<128x64xf16, #sh, shared>) {
-  // expected-error @+1 {{'axe.slice' op region [60, 68) of dim 1 is outside the source extent 64}}
+  // expected-error @+1 {{'axe.slice' op region [60, +8) of dim 1 is outside the source extent 64}}
   %r = axe.slice %s[0, 60] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)] + 60>, shared>
   return
 }
@@ -157,7 +157,7 @@ func.func @slice_bounds(%s: !axe.buffer<128x64xf16, #sh, shared>) {
 #sh = #axe.layout<S[(128, 64) : (64, 1)]>
 
 func.func @slice_too_long(%s: !axe.buffer<128x64xf16, #sh, shared>, %i: index) {
-  // expected-error @+1 {{'axe.slice' op region [0, 256) of dim 0 is outside the source extent 128}}
+  // expected-error @+1 {{'axe.slice' op region [0, +256) of dim 0 is outside the source extent 128}}
   %r = axe.slice %s[%i, 0] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<256x8xf16, #axe.layout<S[(256, 8) : (64, 1)]>, shared>
   return
 }
@@ -200,5 +200,24 @@ func.func @slice_mismatch(%s: !axe.buffer<128x64xf16, #sh, shared>) {
 func.func @slice_drops_swizzle(%s: !axe.buffer<128x64xf16, #sw, shared>) {
   // expected-error @+1 {{'axe.slice' op result layout S[(64, 64) : (64, 1)] does not match the slice layout SW(3, 3, 3) o S[4096 : 1]}}
   %r = axe.slice %s[0, 0] : !axe.buffer<128x64xf16, #sw, shared> -> !axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+#sh = #axe.layout<S[(128, 64) : (64, 1)]>
+
+// A start near the int64 limit is diagnosed, not wrapped around.
+func.func @slice_huge_start(%s: !axe.buffer<128x64xf16, #sh, shared>) {
+  // expected-error @+1 {{'axe.slice' op region [9223372036854775807, +8) of dim 1 is outside the source extent 64}}
+  %r = axe.slice %s[0, 9223372036854775807] : !axe.buffer<128x64xf16, #sh, shared> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 8) : (64, 1)]>, shared>
+  return
+}
+
+// -----
+
+func.func @view_huge_offset(%A: memref<1024x512xf16>) {
+  // expected-error @+1 {{'axe.view' op the tile spans [9223372036854775807, +128) of memref dim 0, beyond its extent 1024}}
+  %v = axe.view %A[9223372036854775807, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (512, 1)]>, global>
   return
 }

@@ -131,8 +131,8 @@ TEST_F(AxeDialectTest, BufferTypes) {
   });
   BufferType bad = BufferType::getChecked(
       [&] { return emitError(UnknownLoc::get(&context)); }, &context,
-      llvm::ArrayRef<int64_t>{32}, f32(),
-      layout("S[32 : 1@laneid]"), MemorySpace::Shared);
+      llvm::ArrayRef<int64_t>{32}, f32(), layout("S[32 : 1@laneid]"),
+      MemorySpace::Shared);
   EXPECT_FALSE(bad);
   EXPECT_NE(message.find("cannot place data in shared memory"),
             std::string::npos)
@@ -237,18 +237,17 @@ TEST_F(AxeDialectTest, SlicesAndAlignments) {
 
   // computeLayout is what the verifier compares against; the builder uses it.
   Result<Layout> layout = SliceOp::computeLayout(
-      slice.getSource().getType(), {SliceStart::constant(8),
-                                    SliceStart::constant(32)},
-      {8, 32});
+      slice.getSource().getType(),
+      {SliceStart::constant(8), SliceStart::constant(32)}, {8, 32});
   ASSERT_TRUE(bool(layout)) << layout.message();
   EXPECT_EQ(layout->str(), "S[(8, 32) : (64, 1)] + 544");
 
   OpBuilder builder(slice);
-  auto built = builder.create<SliceOp>(
-      slice.getLoc(), slice.getSource(),
-      llvm::ArrayRef<OpFoldResult>{builder.getIndexAttr(8),
-                                   builder.getIndexAttr(32)},
-      llvm::ArrayRef<int64_t>{8, 32});
+  auto built =
+      SliceOp::create(builder, slice.getLoc(), slice.getSource(),
+                      llvm::ArrayRef<OpFoldResult>{builder.getIndexAttr(8),
+                                                   builder.getIndexAttr(32)},
+                      llvm::ArrayRef<int64_t>{8, 32});
   EXPECT_EQ(built.getType().getLayout().str(), "S[(8, 32) : (64, 1)] + 544");
   EXPECT_TRUE(succeeded(built.verify()));
 }

@@ -175,8 +175,8 @@ Coord SwizzledLayoutAttr::getSpan() const {
   // The swizzle keeps addresses inside aligned blocks of 2^(M + B) (it only
   // rewrites bits [M, M + B)), so the reach on m rounds up to that block.
   Coord span = getTileAttr().getSpan();
-  int64_t block = int64_t(1) << (getSwizzle().perElement +
-                                 getSwizzle().swizzleLen);
+  int64_t block = int64_t(1)
+                  << (getSwizzle().perElement + getSwizzle().swizzleLen);
   int64_t m = span.get(kDefaultAxis);
   span.set(kDefaultAxis, (m + block - 1) / block * block);
   return span;
@@ -228,12 +228,11 @@ void ScopeAttr::printBody(AsmPrinter &printer) const {
   if (!isMesh())
     return;
   printer << "<";
-  llvm::interleaveComma(llvm::zip(getMeshAxes(), getMeshShape()), printer,
-                        [&](auto pair) {
-                          printer.printKeywordOrString(
-                              std::get<0>(pair).getValue());
-                          printer << " = " << std::get<1>(pair);
-                        });
+  llvm::interleaveComma(
+      llvm::zip(getMeshAxes(), getMeshShape()), printer, [&](auto pair) {
+        printer.printKeywordOrString(std::get<0>(pair).getValue());
+        printer << " = " << std::get<1>(pair);
+      });
   printer << ">";
 }
 
@@ -294,9 +293,11 @@ std::optional<int64_t> ScopeAttr::getMeshExtent(llvm::StringRef axis) const {
 }
 
 int64_t ScopeAttr::getNumDevices() const {
+  // Saturates: a mesh that large is not a real machine, but must not wrap.
   int64_t n = 1;
   for (int64_t extent : getMeshShape())
-    n *= extent;
+    if (mulOverflows(n, extent, n))
+      return INT64_MAX;
   return n;
 }
 

@@ -25,12 +25,13 @@ LogicalResult AxeDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == getTargetAttrName()) {
     if (!isa<TargetAttr>(attr.getValue()))
-      return op->emitError() << "'" << getTargetAttrName()
-                             << "' must be a #axe.target<\"name\">, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << getTargetAttrName()
+             << "' must be a #axe.target<\"name\">, got " << attr.getValue();
     return success();
   }
-  return op->emitError() << "unknown axe attribute '" << attr.getName().getValue()
+  return op->emitError() << "unknown axe attribute '"
+                         << attr.getName().getValue()
                          << "' (the dialect defines '" << getTargetAttrName()
                          << "')";
 }
@@ -116,7 +117,11 @@ int64_t axe::getFootprintBytes(BufferType type) {
                      : 0;
   if (isa<IndexType>(type.getElementType()))
     bits = 64;
-  return cells * ((bits + 7) / 8);
+  // Saturates, so that summing footprints cannot wrap either.
+  int64_t bytes;
+  if (mulOverflows(cells, (bits + 7) / 8, bytes))
+    return INT64_MAX;
+  return bytes;
 }
 
 namespace {
@@ -131,17 +136,15 @@ SpaceRule ruleFor(MemorySpace space) {
   switch (space) {
   case MemorySpace::Global:
   case MemorySpace::HBM:
-    return {true, false, false, true, false, false, false,
-            "m and device axes"};
+    return {true, false, false, true, false, false, false, "m and device axes"};
   case MemorySpace::Shared:
-    return {true, false, true, false, false, false, false,
-            "m, and cbx/cby/cbz across the CTAs of a cluster"};
+    return {
+        true,  false, true,  false,
+        false, false, false, "m, and cbx/cby/cbz across the CTAs of a cluster"};
   case MemorySpace::Reg:
-    return {true, true, false, false, false, false, false,
-            "m and thread axes"};
+    return {true, true, false, false, false, false, false, "m and thread axes"};
   case MemorySpace::TMem:
-    return {false, false, false, false, false, false, true,
-            "TLane and TCol"};
+    return {false, false, false, false, false, false, true, "TLane and TCol"};
   case MemorySpace::SBuf:
     return {false, false, false, false, true, false, false, "P and F"};
   case MemorySpace::PSum:
@@ -174,8 +177,8 @@ bool allows(const SpaceRule &rule, llvm::StringRef axis) {
 }
 } // namespace
 
-std::optional<std::string>
-axe::checkLayoutForMemorySpace(const Layout &layout, MemorySpace space) {
+std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
+                                                          MemorySpace space) {
   SpaceRule rule = ruleFor(space);
   std::string spaceName = stringifyMemorySpace(space).str();
   for (const std::string &axis : getPlacementAxes(layout.tile())) {

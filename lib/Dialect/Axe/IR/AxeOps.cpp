@@ -67,8 +67,7 @@ static ParseResult parseAxisName(OpAsmParser &parser, StringAttr &axis) {
   return success();
 }
 
-static void printAxisName(OpAsmPrinter &printer, Operation *,
-                          StringAttr axis) {
+static void printAxisName(OpAsmPrinter &printer, Operation *, StringAttr axis) {
   printer.printKeywordOrString(axis.getValue());
 }
 
@@ -77,8 +76,7 @@ static ParseResult parseWarpRange(OpAsmParser &parser, IntegerAttr &begin,
                                   IntegerAttr &end) {
   int64_t first, last;
   if (parser.parseLSquare() || parser.parseInteger(first) ||
-      parser.parseComma() || parser.parseInteger(last) ||
-      parser.parseRParen())
+      parser.parseComma() || parser.parseInteger(last) || parser.parseRParen())
     return failure();
   begin = parser.getBuilder().getI64IntegerAttr(first);
   end = parser.getBuilder().getI64IntegerAttr(last);
@@ -142,8 +140,8 @@ static int64_t alignmentOf(Value value, unsigned depth) {
     return c == INT64_MIN ? 1 : std::abs(c);
   }
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto loop = dyn_cast_or_null<LoopLikeOpInterface>(
-        arg.getOwner()->getParentOp());
+    auto loop =
+        dyn_cast_or_null<LoopLikeOpInterface>(arg.getOwner()->getParentOp());
     if (!loop)
       return 1;
     std::optional<Value> iv = loop.getSingleInductionVar();
@@ -198,15 +196,14 @@ LogicalResult axe::verifyScopeInContext(Operation *op, ScopeAttr scope,
     bool needsWarps = kind == ScopeKind::Warp || kind == ScopeKind::Warpgroup;
     if (needsWarps && !target->hasWarps())
       return op->emitOpError()
-             << "runs at " << scopeName(kind) << " scope, but "
-             << target->name << " has no warps";
+             << "runs at " << scopeName(kind) << " scope, but " << target->name
+             << " has no warps";
     if (kind == ScopeKind::Warpgroup && !target->hasWarpgroups())
-      return op->emitOpError() << "runs at warpgroup scope, but "
-                               << target->name
-                               << " has no warpgroups (sm_90 and later do)";
+      return op->emitOpError()
+             << "runs at warpgroup scope, but " << target->name
+             << " has no warpgroups (sm_90 and later do)";
     if (kind == ScopeKind::Cluster && !target->hasClusters())
-      return op->emitOpError() << "runs at cluster scope, but "
-                               << target->name
+      return op->emitOpError() << "runs at cluster scope, but " << target->name
                                << " has no thread-block clusters";
   }
   if (kind == ScopeKind::Cluster) {
@@ -224,15 +221,13 @@ LogicalResult axe::verifyScopeInContext(Operation *op, ScopeAttr scope,
     if (kind >= ScopeKind::CTA && kind != ScopeKind::Mesh &&
         !(isBarrier && kind == ScopeKind::CTA))
       return op->emitOpError()
-             << "runs at " << scopeName(kind)
-             << " scope inside axe.partition " << range << ": only the "
-             << partition.getNumWarps()
+             << "runs at " << scopeName(kind) << " scope inside axe.partition "
+             << range << ": only the " << partition.getNumWarps()
              << " warps of the partition run it; use warp or warpgroup scope";
     if (kind == ScopeKind::Warpgroup) {
       const TargetDescription *target = getTargetDescription(op);
-      int64_t perGroup = target && target->hasWarpgroups()
-                             ? target->warpsPerWarpgroup
-                             : 4;
+      int64_t perGroup =
+          target && target->hasWarpgroups() ? target->warpsPerWarpgroup : 4;
       if (partition.getWarpBegin() % perGroup != 0 ||
           partition.getWarpEnd() % perGroup != 0)
         return op->emitOpError()
@@ -262,10 +257,10 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
   switch (type.getMemorySpace()) {
   case MemorySpace::Reg:
     if (owner->scope > kind)
-      return error() << "is a register buffer distributed over '"
-                     << owner->axis << "', which spans "
-                     << withArticle(owner->scope) << "; an operator at "
-                     << scopeName(kind) << " scope cannot own it";
+      return error() << "is a register buffer distributed over '" << owner->axis
+                     << "', which spans " << withArticle(owner->scope)
+                     << "; an operator at " << scopeName(kind)
+                     << " scope cannot own it";
     if (owner->scope < kind) {
       auto diag = error() << "is a register buffer held by "
                           << withArticle(owner->scope) << " (";
@@ -292,8 +287,7 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
       return error() << "is distributed over device axis '" << owner->axis
                      << "'; only an operator at mesh scope can own it";
     auto ranges = getAxisRanges(type.getLayout().tile());
-    for (const std::string &axis :
-         getPlacementAxes(type.getLayout().tile())) {
+    for (const std::string &axis : getPlacementAxes(type.getLayout().tile())) {
       if (!isDeviceAxis(axis))
         continue;
       std::optional<int64_t> extent = scope.getMeshExtent(axis);
@@ -307,14 +301,14 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
               os << std::get<0>(pair).getValue() << " = " << std::get<1>(pair);
             });
         os << ">";
-        return error() << "is placed on device axis '" << axis
-                       << "', which " << mesh << " does not have";
+        return error() << "is placed on device axis '" << axis << "', which "
+                       << mesh << " does not have";
       }
       auto [lo, hi] = ranges[axis];
       if (lo < 0 || hi >= *extent)
-        return error() << "places data on " << axis << " " << lo << ".."
-                       << hi << ", but the mesh has extent " << *extent
-                       << " on " << axis;
+        return error() << "places data on " << axis << " " << lo << ".." << hi
+                       << ", but the mesh has extent " << *extent << " on "
+                       << axis;
     }
     return success();
   }
@@ -335,8 +329,7 @@ LogicalResult axe::detail::verifyOperatorOp(Operation *op) {
     return failure();
   for (OpOperand &operand : op->getOpOperands())
     if (auto type = dyn_cast<BufferType>(operand.get().getType()))
-      if (failed(verifyOwnership(op, scope, type,
-                                 operand.getOperandNumber())))
+      if (failed(verifyOwnership(op, scope, type, operand.getOperandNumber())))
         return failure();
   return success();
 }
@@ -350,9 +343,9 @@ static FailureOr<bool> sameMap(Operation *op, const Layout &a,
     return false;
   Result<bool> equal = equivalent(a.tile(), b.tile());
   if (!equal)
-    return op->emitOpError() << "cannot decide whether " << a.str()
-                             << " and " << b.str()
-                             << " are the same layout: " << equal.message();
+    return op->emitOpError()
+           << "cannot decide whether " << a.str() << " and " << b.str()
+           << " are the same layout: " << equal.message();
   return *equal;
 }
 
@@ -425,8 +418,8 @@ LogicalResult KernelOp::verify() {
                            << " has no thread-block clusters";
     if (getClusterSize() > target->maxClusterSize)
       return emitOpError() << "has clusters of " << getClusterSize()
-                           << " CTAs; " << target->name
-                           << " allows at most " << target->maxClusterSize;
+                           << " CTAs; " << target->name << " allows at most "
+                           << target->maxClusterSize;
   }
   return success();
 }
@@ -502,17 +495,15 @@ LogicalResult KernelOp::verifyRegions() {
     if (target && !target->hasMemorySpace(space))
       return owner->emitOpError()
              << "uses " << space << " memory, which " << target->name
-             << " does not have (it has " << target->memorySpaceNames()
-             << ")";
+             << " does not have (it has " << target->memorySpaceNames() << ")";
     auto ranges = getAxisRanges(layout.tile());
     for (const std::string &axis : getPlacementAxes(layout.tile())) {
       if (isDeviceAxis(axis))
         continue;
       if (target && !target->hasAxis(axis))
         return owner->emitOpError()
-               << "places data on axis '" << axis << "', which "
-               << target->name << " does not have (its axes: "
-               << target->axisNames() << ")";
+               << "places data on axis '" << axis << "', which " << target->name
+               << " does not have (its axes: " << target->axisNames() << ")";
       auto extent = extents.find(axis);
       if (extent == extents.end())
         continue;
@@ -531,12 +522,16 @@ LogicalResult KernelOp::verifyRegions() {
         for (BlockArgument arg : block.getArguments())
           if (failed(checkBuffer(op, arg.getType())))
             return WalkResult::interrupt();
-    for (Value value : op->getResults())
+    // Operands too: buffers may come from outside the kernel (function
+    // arguments).
+    for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (failed(checkBuffer(op, value.getType())))
         return WalkResult::interrupt();
     if (auto alloc = dyn_cast<AllocOp>(op))
       if (alloc.getType().getMemorySpace() == MemorySpace::Shared)
-        sharedBytes += getFootprintBytes(alloc.getType());
+        if (addOverflows(sharedBytes, getFootprintBytes(alloc.getType()),
+                         sharedBytes))
+          sharedBytes = INT64_MAX;
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
@@ -548,8 +543,7 @@ LogicalResult KernelOp::verifyRegions() {
         sharedBytes > shared->capacityBytes)
       return emitOpError() << "allocates " << sharedBytes
                            << " bytes of shared memory; " << target->name
-                           << " allows " << shared->capacityBytes
-                           << " per CTA";
+                           << " allows " << shared->capacityBytes << " per CTA";
   }
   return success();
 }
@@ -620,8 +614,8 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
     if (prev.getWarpEnd() > next.getWarpBegin())
       return next.emitOpError()
              << "warps [" << next.getWarpBegin() << ", " << next.getWarpEnd()
-             << ") overlap the partition warps [" << prev.getWarpBegin()
-             << ", " << prev.getWarpEnd() << ")";
+             << ") overlap the partition warps [" << prev.getWarpBegin() << ", "
+             << prev.getWarpEnd() << ")";
   }
   PartitionOp last = partitions.back();
   if (static_cast<int64_t>(last.getWarpEnd()) > numWarps)
@@ -715,9 +709,8 @@ LogicalResult ViewOp::verify() {
   for (const auto &[axis, value] : tile.offset().entries())
     if (!isDeviceAxis(axis))
       offset.set(axis, value);
-  Result<TileLayout> local =
-      TileLayout::create(IterList(tile.shard().begin(), tile.shard().end()),
-                         replica, offset);
+  Result<TileLayout> local = TileLayout::create(
+      IterList(tile.shard().begin(), tile.shard().end()), replica, offset);
   if (!local)
     return emitOpError() << "invalid layout: " << local.message();
   bool distributed = llvm::any_of(tile.shard(), [](const Iter &it) {
@@ -729,9 +722,8 @@ LogicalResult ViewOp::verify() {
   Shape localShape(shape.begin(), shape.end());
   if (!distributed) {
     if (viewRank != rank)
-      return emitOpError() << "a view of a rank-" << rank
-                           << " memref has rank " << rank << ", got rank "
-                           << viewRank
+      return emitOpError() << "a view of a rank-" << rank << " memref has rank "
+                           << rank << ", got rank " << viewRank
                            << " (extra dims must be placed on device axes)";
   } else {
     // The extent of one device's shard along each dim: the product of the
@@ -769,10 +761,11 @@ LogicalResult ViewOp::verify() {
     int64_t start = getStaticOffsets()[d];
     if (ShapedType::isDynamic(start))
       start = 0;
-    if (start + memrefTile[d] > extent)
-      return emitOpError() << "the tile spans [" << start << ", "
-                           << start + memrefTile[d] << ") of memref dim "
-                           << d << ", beyond its extent " << extent;
+    // Compared without forming start + length, which could overflow.
+    if (memrefTile[d] > extent || start > extent - memrefTile[d])
+      return emitOpError() << "the tile spans [" << start << ", +"
+                           << memrefTile[d] << ") of memref dim " << d
+                           << ", beyond its extent " << extent;
   }
 
   IterList memrefIters;
@@ -795,8 +788,8 @@ LogicalResult ViewOp::verify() {
                            << " that the memref's strides give the tile";
     return success();
   }
-  Result<TileLayout> grid = directSumOuterOf(*local, shape, *expected,
-                                             localShape);
+  Result<TileLayout> grid =
+      directSumOuterOf(*local, shape, *expected, localShape);
   if (!grid)
     return emitOpError() << "result layout " << tile.str()
                          << " is not the memref's layout "
@@ -889,9 +882,8 @@ LogicalResult SliceOp::verify() {
                          << result.getElementType();
   int64_t rank = source.getRank();
   if (result.getRank() != rank)
-    return emitOpError() << "a slice of a rank-" << rank
-                         << " buffer has rank " << rank << ", got "
-                         << result.getRank();
+    return emitOpError() << "a slice of a rank-" << rank << " buffer has rank "
+                         << rank << ", got " << result.getRank();
   if (static_cast<int64_t>(getStaticStarts().size()) != rank)
     return emitOpError() << "needs one start per dim (" << rank << "), got "
                          << getStaticStarts().size();
@@ -904,9 +896,10 @@ LogicalResult SliceOp::verify() {
   llvm::ArrayRef<int64_t> lengths = result.getShape();
   for (int64_t d = 0; d < rank; ++d) {
     int64_t begin = starts[d].known ? starts[d].value : 0;
-    if (begin < 0 || begin + lengths[d] > shape[d])
-      return emitOpError() << "region [" << begin << ", "
-                           << begin + lengths[d] << ") of dim " << d
+    // Compared without forming begin + length, which could overflow.
+    if (begin < 0 || lengths[d] > shape[d] || begin > shape[d] - lengths[d])
+      return emitOpError() << "region [" << begin << ", +" << lengths[d]
+                           << ") of dim " << d
                            << " is outside the source extent " << shape[d];
   }
 
@@ -933,13 +926,13 @@ LogicalResult SliceOp::verify() {
 static LogicalResult verifyCopy(Operation *op, BufferType source,
                                 BufferType target) {
   if (source.getShape() != target.getShape())
-    return op->emitOpError() << "copies between different shapes "
-                             << shapeStr(source.getShape()) << " and "
-                             << shapeStr(target.getShape());
+    return op->emitOpError()
+           << "copies between different shapes " << shapeStr(source.getShape())
+           << " and " << shapeStr(target.getShape());
   if (source.getElementType() != target.getElementType())
-    return op->emitOpError() << "cannot convert " << source.getElementType()
-                             << " to " << target.getElementType()
-                             << "; convert with axe.elementwise";
+    return op->emitOpError()
+           << "cannot convert " << source.getElementType() << " to "
+           << target.getElementType() << "; convert with axe.elementwise";
   return success();
 }
 
@@ -986,8 +979,8 @@ LogicalResult GemmOp::verify() {
   if (getK() != kB)
     return emitOpError() << "A" << (getTransposeA() ? "^T" : "") << " is "
                          << getM() << "x" << getK() << " but B"
-                         << (getTransposeB() ? "^T" : "") << " is " << kB
-                         << "x" << getN() << ": the K dims differ";
+                         << (getTransposeB() ? "^T" : "") << " is " << kB << "x"
+                         << getN() << ": the K dims differ";
   if (c.getShape()[0] != getM() || c.getShape()[1] != getN())
     return emitOpError() << "C is " << shapeStr(c.getShape())
                          << " but A x B is " << getM() << "x" << getN();
@@ -1028,11 +1021,9 @@ LogicalResult ReduceOp::verify() {
   llvm::ArrayRef<int64_t> shape = target.getShape();
   if (shape != llvm::ArrayRef<int64_t>(kept) &&
       shape != llvm::ArrayRef<int64_t>(dropped))
-    return emitOpError() << "target shape " << shapeStr(shape)
-                         << " is neither " << shapeStr(kept)
-                         << " (reduced dims kept as 1) nor "
-                         << (dropped.empty() ? "a scalar"
-                                             : shapeStr(dropped))
+    return emitOpError() << "target shape " << shapeStr(shape) << " is neither "
+                         << shapeStr(kept) << " (reduced dims kept as 1) nor "
+                         << (dropped.empty() ? "a scalar" : shapeStr(dropped))
                          << " (reduced dims dropped)";
   return success();
 }
@@ -1082,10 +1073,9 @@ LogicalResult ElementwiseOp::verifyRegions() {
   if (!yield)
     return emitOpError() << "body must end with axe.yield";
   if (yield.getValues().size() != getOutputs().size())
-    return yield.emitOpError()
-           << "yields " << yield.getValues().size()
-           << " values; the axe.elementwise has " << getOutputs().size()
-           << " outputs";
+    return yield.emitOpError() << "yields " << yield.getValues().size()
+                               << " values; the axe.elementwise has "
+                               << getOutputs().size() << " outputs";
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(yield.getValues(), getOutputs()))) {
     Type expected =

@@ -57,9 +57,8 @@ Type BufferType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, layoutAttr,
-                    *space);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, layoutAttr, *space);
 }
 
 void BufferType::print(AsmPrinter &printer) const {

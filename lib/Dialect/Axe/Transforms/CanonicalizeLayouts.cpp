@@ -61,9 +61,9 @@ struct CanonicalizeLayoutsPass
           Layout layout = canonicalize(attr.getLayout());
           if (hierarchy) {
             auto refuse = [&](const std::string &why) {
-              current->emitError() << "cannot fuse the thread axes of "
-                                   << attr.str() << " for " << target << ": "
-                                   << why;
+              current->emitError()
+                  << "cannot fuse the thread axes of " << attr.str() << " for "
+                  << target << ": " << why;
               failed = true;
               return std::make_pair(Attribute(attr), WalkResult::skip());
             };
@@ -71,8 +71,9 @@ struct CanonicalizeLayoutsPass
               for (const std::string &axis : layout.tile().axes())
                 if (getAxisScope(axis) == ScopeKind::Warpgroup ||
                     axis == "wgid")
-                  return refuse(target + " has no warpgroups, but the layout "
-                                         "uses axis '" +
+                  return refuse(target +
+                                " has no warpgroups, but the layout "
+                                "uses axis '" +
                                 axis + "'");
             Result<TileLayout> fused =
                 fuseThreadAxes(layout.tile(), *hierarchy);

@@ -1,5 +1,6 @@
 // RUN: axe-opt %s | FileCheck %s
 // RUN: axe-opt %s | axe-opt | FileCheck %s
+// RUN: axe-opt %s -emit-bytecode | axe-opt | FileCheck %s
 
 // A CTA-level tiled GEMM for sm_80: C (256x256 f32) = A (256x256 f16) x
 // B (256x256 f16). Each CTA computes a 64x64 tile of C with 4 warps (2x2,

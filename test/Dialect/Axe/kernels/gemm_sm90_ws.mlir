@@ -1,5 +1,6 @@
 // RUN: axe-opt %s | FileCheck %s
 // RUN: axe-opt %s | axe-opt | FileCheck %s
+// RUN: axe-opt %s -emit-bytecode | axe-opt | FileCheck %s
 
 // A warp-specialized GEMM for sm_90: C (M x 1024 f32) = A (M x 512 f16) x
 // B^T, B stored N x K (1024 x 512 f16, K-major as wgmma reads it). A CTA of

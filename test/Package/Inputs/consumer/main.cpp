@@ -36,7 +36,8 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 )mlir";
 
 int main() {
-  axe::Result<const axe::TargetDescription *> target = axe::lookupTarget("sm_80");
+  axe::Result<const axe::TargetDescription *> target =
+      axe::lookupTarget("sm_80");
   if (!target)
     return 1;
   llvm::outs() << "target " << (*target)->name << ": " << (*target)->warpSize
@@ -67,9 +68,8 @@ int main() {
   axe::Result<axe::Layout> rowMajor = axe::parseLayout("S[(64, 64) : (64, 1)]");
   if (!rowMajor)
     return 1;
-  axe::Result<axe::TileLayout> rows =
-      axe::slice(rowMajor->tile(), {64, 64}, llvm::ArrayRef<int64_t>{32, 0},
-                 {32, 64});
+  axe::Result<axe::TileLayout> rows = axe::slice(
+      rowMajor->tile(), {64, 64}, llvm::ArrayRef<int64_t>{32, 0}, {32, 64});
   if (!rows)
     return 1;
   llvm::outs() << "slice: " << rows->str() << "\n";

@@ -31,9 +31,10 @@ namespace axe {
 /// ancestor's `axe.target` attribute; null when none names one.
 TargetAttr getTargetAttr(mlir::Operation *op);
 
-/// A constant that `value` is known to be a multiple of, from constants, arith.addi / arith.muli / index casts and loop
-/// induction variables (lower bound and step); 1 when nothing is known and 0
-/// when the value is known to be 0.
+/// A constant that `value` is known to be a multiple of, from constants,
+/// arith.addi / arith.subi / arith.muli, index casts and loop induction
+/// variables (lower bound and step); 1 when nothing is known, 0 when the
+/// value is known to be 0.
 int64_t getKnownAlignment(mlir::Value value);
 
 /// What is known of an index operand of a slice: its value when constant,

@@ -1,0 +1,999 @@
+//===- RandomDispatchTest.cpp - Random axe kernels through axe-to-cpu -----===//
+//
+// Writes axe kernels as text whose buffers have seeded random layouts
+// (shared, swizzled, registers of a CTA or of each warp or thread,
+// replicated destinations) around axe.copy / gemm / reduce / fill /
+// elementwise, with axe.view of global memrefs and axe.slice at run-time
+// starts inside scf.for loops; runs the real pipeline (axe-dispatch{target=
+// cpu}, convert-axe-to-cpu, upstream conversions to llvm) in-process, JIT-
+// compiles the result and checks every element of every global memref
+// against a C++ reference. The unit tests in CPUCodegenTest.cpp check the
+// code generator alone; these check dispatch, per-warp execution and the
+// structural lowering around it.
+//
+// Operators run at cta, warp or thread scope. At warp (thread) scope every
+// warp (thread) works on its own tile of the global arrays and on its own
+// slice of shared buffers, so the kernels are race-free SPMD programs.
+//
+// Replicated destinations are read twice: directly (replica 0) and through a
+// whole-buffer slice whose layout writes the replica iter with a negated
+// stride, an equivalent form whose replica 0 is the original's last replica,
+// so a schedule that skips replicas is caught.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RandomLayouts.h"
+
+#include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/InitAllDialects.h"
+#include "axe/Layout/Algebra.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <functional>
+#include <set>
+#include <sstream>
+
+using namespace mlir;
+using namespace axe;
+using namespace axe::testing;
+
+namespace {
+
+constexpr float kUntouched = -12345.0f;
+
+bool coin(std::mt19937_64 &rng, int percent) {
+  return std::uniform_int_distribution<int>(0, 99)(rng) < percent;
+}
+int64_t pick(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> from) {
+  return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+}
+int64_t product(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t e : shape)
+    n *= e;
+  return n;
+}
+std::string joined(llvm::ArrayRef<int64_t> v, const char *sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i)
+    out += (i ? sep : "") + std::to_string(v[i]);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch: which scope the operators run at, and how many instances
+//===----------------------------------------------------------------------===//
+
+enum class Scope { CTA, Warp, Thread };
+
+struct Launch {
+  Scope scope = Scope::CTA;
+  int64_t grid = 1;
+  int64_t threads = 128;
+  int64_t warps() const { return threads / 32; }
+  /// Instances of the operators' scope per CTA.
+  int64_t instances() const {
+    return scope == Scope::CTA ? 1 : scope == Scope::Warp ? warps() : threads;
+  }
+  /// Instances in the whole grid: each has its own tile of the globals.
+  int64_t total() const { return grid * instances(); }
+  const char *scopeName() const {
+    return scope == Scope::CTA ? "cta" : scope == Scope::Warp ? "warp" : "thread";
+  }
+};
+
+Launch randomLaunch(std::mt19937_64 &rng, int seed) {
+  Launch l;
+  l.scope = Scope(seed % 3);
+  l.grid = coin(rng, 50) ? 2 : 1;
+  switch (l.scope) {
+  case Scope::CTA:
+    l.threads = 128;
+    break;
+  case Scope::Warp:
+    l.threads = coin(rng, 50) ? 64 : 128;
+    break;
+  case Scope::Thread:
+    l.threads = coin(rng, 50) ? 32 : 64;
+    break;
+  }
+  return l;
+}
+
+/// A shape of `rank` dims with at most `maxElements` elements.
+Shape smallShape(std::mt19937_64 &rng, unsigned rank, int64_t maxElements) {
+  for (;;) {
+    Shape s = randomShape(rng, rank);
+    if (product(s) <= maxElements)
+      return s;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Global arrays: memrefs with random strides holding one tile per instance
+//===----------------------------------------------------------------------===//
+
+struct GlobalArray {
+  std::string name;
+  /// The tile each instance reads or writes.
+  Shape tile;
+  Shape shape, strides;
+  /// Where instance 0's tile starts; instance k's starts k * tile[0] rows
+  /// further.
+  Shape base;
+  std::vector<float> data;
+
+  static GlobalArray make(std::mt19937_64 &rng, std::string name, Shape tile,
+                          int64_t instances) {
+    GlobalArray g;
+    g.name = std::move(name);
+    g.tile = tile;
+    unsigned rank = tile.size();
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t pad = std::uniform_int_distribution<int64_t>(0, 2)(rng);
+      g.shape.push_back((d == 0 ? instances : 1) * tile[d] + pad);
+      g.base.push_back(std::uniform_int_distribution<int64_t>(0, pad)(rng));
+    }
+    // Strides from a random order of the dims, sometimes with a gap.
+    std::vector<unsigned> order(rank);
+    for (unsigned d = 0; d < rank; ++d)
+      order[d] = d;
+    std::shuffle(order.begin(), order.end(), rng);
+    g.strides.assign(rank, 1);
+    int64_t next = 1;
+    for (unsigned d : order) {
+      g.strides[d] = next;
+      next *= g.shape[d] + (coin(rng, 20) ? 1 : 0);
+    }
+    g.data.assign(next, kUntouched);
+    return g;
+  }
+
+  int64_t address(llvm::ArrayRef<int64_t> index) const {
+    int64_t a = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      a += index[d] * strides[d];
+    return a;
+  }
+  /// The address of element `x` of instance `k`'s tile.
+  int64_t tileAddress(int64_t k, llvm::ArrayRef<int64_t> x) const {
+    Shape index(x.begin(), x.end());
+    for (size_t d = 0; d < index.size(); ++d)
+      index[d] += base[d] + (d == 0 ? k * tile[0] : 0);
+    return address(index);
+  }
+  std::string memrefType() const {
+    return "memref<" + joined(shape, "x") + "xf32, strided<[" +
+           joined(strides, ", ") + "]>>";
+  }
+  /// The layout of a `tile`-shaped view: the memref's strides.
+  std::string viewLayout(llvm::ArrayRef<int64_t> t) const {
+    return "S[(" + joined(t, ", ") + ") : (" +
+           joined(llvm::ArrayRef<int64_t>(strides).take_front(t.size()), ", ") +
+           ")]";
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers and the kernel text
+//===----------------------------------------------------------------------===//
+
+struct Buf {
+  std::string name;
+  Shape shape;
+  Layout layout;
+  std::string space;
+
+  std::string type() const {
+    return "!axe.buffer<" + joined(shape, "x") + "xf32, #axe.layout<" +
+           layout.str() + ">, " + space + ">";
+  }
+};
+
+/// The kernel being written: constants go before the kernel (uniform
+/// values), everything else inside it.
+class KernelText {
+public:
+  explicit KernelText(const Launch &launch) : launch(launch) {}
+
+  std::string index(int64_t v) {
+    std::string name = "%c" + std::to_string(v);
+    if (constants.insert(name).second)
+      prologue << "    " << name << " = arith.constant " << v << " : index\n";
+    return name;
+  }
+  std::string f32(float v) {
+    std::string name = "%f" + std::to_string(nextId++);
+    char text[32];
+    snprintf(text, sizeof(text), "%e", double(v));
+    prologue << "    " << name << " = arith.constant " << text << " : f32\n";
+    return name;
+  }
+  std::string fresh(const std::string &prefix) {
+    return "%" + prefix + std::to_string(nextId++);
+  }
+  /// Appends a line of the kernel body at the current loop depth.
+  void line(const std::string &text) {
+    body << std::string(6 + 2 * depth, ' ') << text << "\n";
+  }
+  /// Opens `scf.for %iv = 0 to ub step step`; returns %iv.
+  std::string beginFor(int64_t ub, int64_t step) {
+    std::string iv = fresh("i");
+    line("scf.for " + iv + " = " + index(0) + " to " + index(ub) + " step " +
+         index(step) + " {");
+    ++depth;
+    return iv;
+  }
+  void endFor() {
+    --depth;
+    line("}");
+  }
+
+  /// %k: the number of the running instance in the grid (its tile).
+  std::string instanceInGrid() { return "%k"; }
+  /// %inst: the number of the running instance in its CTA.
+  std::string instanceInCTA() { return "%inst"; }
+
+  GlobalArray &global(std::mt19937_64 &rng, Shape tile) {
+    std::string name = "%G" + std::to_string(globals.size());
+    globals.push_back(std::make_unique<GlobalArray>(
+        GlobalArray::make(rng, name, std::move(tile), launch.total())));
+    return *globals.back();
+  }
+
+  /// A view of instance %k's tile of `g`, or of its rows [row, row +
+  /// t[0]) when `row` (an index value) is given.
+  Buf view(const GlobalArray &g, llvm::ArrayRef<int64_t> t,
+           const std::string &row = "") {
+    std::string r0 = fresh("row");
+    line(r0 + " = arith.muli " + instanceInGrid() + ", " + index(g.tile[0]) +
+         " : index");
+    std::string r1 = fresh("row");
+    line(r1 + " = arith.addi " + r0 + ", " + index(g.base[0]) + " : index");
+    if (!row.empty()) {
+      std::string r2 = fresh("row");
+      line(r2 + " = arith.addi " + r1 + ", " + row + " : index");
+      r1 = r2;
+    }
+    Buf b;
+    b.name = fresh("g");
+    b.shape.assign(t.begin(), t.end());
+    b.layout = *parseLayout(g.viewLayout(t));
+    b.space = "global";
+    std::string offsets = r1;
+    for (size_t d = 1; d < t.size(); ++d)
+      offsets += ", " + std::to_string(g.base[d]);
+    line(b.name + " = axe.view " + g.name + "[" + offsets + "] : " +
+         g.memrefType() + " -> " + b.type());
+    return b;
+  }
+
+  /// A fresh on-chip buffer of `shape` at a random placement that the
+  /// operators' scope owns; `replicas` allows replicated layouts.
+  Buf buffer(std::mt19937_64 &rng, Shape shape, bool replicas) {
+    RandomLayoutOptions opts;
+    opts.replicas = replicas;
+    Buf b;
+    b.shape = shape;
+    b.name = fresh("b");
+    bool shared = coin(rng, 45);
+    if (!shared) {
+      b.space = "reg";
+      opts.swizzle = false;
+      switch (launch.scope) {
+      case Scope::CTA:
+        // Registers of the whole CTA: some data on warpid.
+        opts.threadAxes = true;
+        opts.axisLimit = {{"laneid", 32}, {"warpid", launch.warps()}};
+        opts.requireAxis = "warpid";
+        break;
+      case Scope::Warp:
+        // One copy per warp: data on lanes, none on warpid.
+        opts.threadAxes = true;
+        opts.axisLimit = {{"laneid", 32}, {"warpid", 1}};
+        opts.requireAxis = "laneid";
+        break;
+      case Scope::Thread:
+        break;
+      }
+      b.layout = randomLayout(rng, shape, opts);
+      line(b.name + " = axe.alloc : " + b.type());
+      return b;
+    }
+    b.space = "shared";
+    if (launch.scope == Scope::CTA) {
+      b.layout = randomLayout(rng, shape, opts);
+      line(b.name + " = axe.alloc : " + b.type());
+      return b;
+    }
+    // Shared memory belongs to the CTA: each instance takes its own slice
+    // of a buffer that stacks one tile per instance along dim 0.
+    int64_t n = launch.instances();
+    Shape stackedShape{n};
+    stackedShape.append(shape.begin(), shape.end());
+    Buf all;
+    all.name = fresh("all");
+    all.shape = shape;
+    all.shape[0] *= n;
+    all.layout = randomLayout(rng, stackedShape, opts);
+    all.space = "shared";
+    line(all.name + " = axe.alloc : " + all.type());
+    std::string start = fresh("start");
+    line(start + " = arith.muli " + instanceInCTA() + ", " + index(shape[0]) +
+         " : index");
+    SmallVector<SliceStart> starts(shape.size(), SliceStart::constant(0));
+    starts[0] = SliceStart::aligned(shape[0]);
+    Result<TileLayout> tile =
+        axe::slice(all.layout.tile(), all.shape, starts, shape);
+    EXPECT_TRUE(bool(tile)) << tile.message();
+    b.layout = all.layout.isSwizzled() ? Layout(*all.layout.swizzle(), *tile)
+                                       : Layout(*tile);
+    std::string rest;
+    for (size_t d = 1; d < shape.size(); ++d)
+      rest += ", 0";
+    line(b.name + " = axe.slice " + all.name + "[" + start + rest + "] : " +
+         all.type() + " -> " + b.type());
+    return b;
+  }
+
+  /// The layout of a region of `src` by the slice algebra, if there is one
+  /// and the region still belongs to the operators' scope: a region of a
+  /// CTA's registers that lies in one warp is that warp's alone (the
+  /// dialect's ownership rule), so the CTA cannot run operators on it.
+  std::optional<Layout> sliceLayout(const Buf &src,
+                                    llvm::ArrayRef<SliceStart> known,
+                                    llvm::ArrayRef<int64_t> lengths) const {
+    Result<TileLayout> tile =
+        axe::slice(src.layout.tile(), src.shape, known, lengths);
+    if (!tile)
+      return std::nullopt;
+    if (src.space == "reg") {
+      std::set<std::string> axes;
+      for (llvm::ArrayRef<Iter> iters : {tile->shard(), tile->replica()})
+        for (const Iter &it : iters)
+          if (it.extent > 1 && it.stride != 0)
+            axes.insert(it.axis);
+      for (const auto &[axis, v] : tile->offset().entries())
+        if (v != 0)
+          axes.insert(axis);
+      if (launch.scope == Scope::CTA && !axes.count("warpid"))
+        return std::nullopt;
+      if (launch.scope == Scope::Warp && !axes.count("laneid"))
+        return std::nullopt;
+    }
+    return src.layout.isSwizzled() ? Layout(*src.layout.swizzle(), *tile)
+                                   : Layout(*tile);
+  }
+
+  /// A slice of `src` at starts (an index value or "0" per dim); sliceLayout
+  /// must have found its layout.
+  Buf slice(const Buf &src, llvm::ArrayRef<std::string> starts,
+            llvm::ArrayRef<SliceStart> known,
+            llvm::ArrayRef<int64_t> lengths) {
+    std::optional<Layout> layout = sliceLayout(src, known, lengths);
+    EXPECT_TRUE(layout.has_value()) << "no slice of " << src.layout.str();
+    Buf b;
+    b.name = fresh("s");
+    b.shape.assign(lengths.begin(), lengths.end());
+    if (layout)
+      b.layout = *layout;
+    b.space = src.space;
+    std::string list;
+    for (size_t d = 0; d < starts.size(); ++d)
+      list += (d ? ", " : "") + starts[d];
+    line(b.name + " = axe.slice " + src.name + "[" + list + "] : " +
+         src.type() + " -> " + b.type());
+    return b;
+  }
+
+  /// The whole of `b` read through the equivalent layout whose first
+  /// replica iter runs backwards: its replica 0 is b's last replica.
+  std::optional<Buf> mirror(const Buf &b) {
+    const TileLayout &t = b.layout.tile();
+    if (t.replica().empty())
+      return std::nullopt;
+    IterList replica(t.replica().begin(), t.replica().end());
+    Iter &r = replica.front();
+    Coord offset = t.offset();
+    offset.add(r.axis, (r.extent - 1) * r.stride);
+    r.stride = -r.stride;
+    Result<TileLayout> flipped = TileLayout::create(
+        IterList(t.shard().begin(), t.shard().end()), replica, offset);
+    EXPECT_TRUE(bool(flipped)) << flipped.message();
+    Buf m;
+    m.name = fresh("mirror");
+    m.shape = b.shape;
+    m.layout = b.layout.isSwizzled() ? Layout(*b.layout.swizzle(), *flipped)
+                                     : Layout(*flipped);
+    m.space = b.space;
+    std::string zeros;
+    for (size_t d = 0; d < b.shape.size(); ++d)
+      zeros += d ? ", 0" : "0";
+    line(m.name + " = axe.slice " + b.name + "[" + zeros + "] : " + b.type() +
+         " -> " + m.type());
+    return m;
+  }
+
+  void copy(const Buf &src, const Buf &dst, bool scalar = false) {
+    line("axe.copy " + src.name + " to " + dst.name + " at " +
+         launch.scopeName() +
+         (scalar ? " {schedule = \"cpu.copy.scalar\"}" : "") + " : " +
+         src.type() + " to " + dst.type());
+  }
+
+  /// The whole module.
+  std::string module() const {
+    std::ostringstream os;
+    os << "module attributes {axe.target = #axe.target<\"cpu\">} {\n";
+    os << "  func.func @kernel(";
+    for (size_t i = 0; i < globals.size(); ++i)
+      os << (i ? ", " : "") << globals[i]->name << ": "
+         << globals[i]->memrefType();
+    os << ") attributes {llvm.emit_c_interface} {\n";
+    os << prologue.str();
+    os << "    axe.kernel grid [" << launch.grid << "] threads "
+       << launch.threads << " {\n";
+    os << "      %bx = axe.axis_id bx\n";
+    switch (launch.scope) {
+    case Scope::CTA:
+      os << "      %inst = arith.constant 0 : index\n"
+         << "      %k = arith.addi %bx, %inst : index\n";
+      break;
+    case Scope::Warp:
+    case Scope::Thread:
+      os << "      %inst = axe.axis_id "
+         << (launch.scope == Scope::Warp ? "warpid" : "tx") << "\n"
+         << "      %n = arith.constant " << launch.instances() << " : index\n"
+         << "      %first = arith.muli %bx, %n : index\n"
+         << "      %k = arith.addi %first, %inst : index\n";
+      break;
+    }
+    os << body.str();
+    os << "    }\n    return\n  }\n}\n";
+    return os.str();
+  }
+
+  Launch launch;
+  std::vector<std::unique_ptr<GlobalArray>> globals;
+
+private:
+  std::ostringstream prologue, body;
+  std::set<std::string> constants;
+  int nextId = 0;
+  int depth = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Running a kernel
+//===----------------------------------------------------------------------===//
+
+/// Parses, runs axe-to-cpu, JIT-compiles and calls `kernel` on the globals.
+::testing::AssertionResult runKernel(KernelText &k) {
+  std::string text = k.module();
+  if (getenv("AXE_TEST_DUMP"))
+    llvm::errs() << text;
+  DialectRegistry registry;
+  registerAllAxeDialects(registry);
+  registerCPUCodegenDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << d << "\n";
+    for (const Diagnostic &note : d.getNotes())
+      os << "  note: " << note << "\n";
+    return success();
+  });
+  auto fail = [&](const char *what) {
+    return ::testing::AssertionFailure()
+           << what << ":\n"
+           << diagnostics << "\n-- kernel --\n"
+           << text;
+  };
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+  if (!module)
+    return fail("the generated kernel does not parse or verify");
+  PassManager pm(&ctx);
+  buildAxeToCPUPipeline(pm);
+  if (failed(pm.run(*module)))
+    return fail("axe-to-cpu failed");
+  std::string error;
+  auto engine = lowerAndJIT(*module, error, /*alreadyLowered=*/true);
+  if (!engine)
+    return fail(error.c_str());
+  // One ranked memref descriptor per global: {allocated, aligned, offset,
+  // sizes..., strides...}.
+  std::vector<std::vector<int64_t>> descs;
+  for (auto &g : k.globals) {
+    std::vector<int64_t> d;
+    d.push_back(reinterpret_cast<int64_t>(g->data.data()));
+    d.push_back(reinterpret_cast<int64_t>(g->data.data()));
+    d.push_back(0);
+    d.insert(d.end(), g->shape.begin(), g->shape.end());
+    d.insert(d.end(), g->strides.begin(), g->strides.end());
+    descs.push_back(std::move(d));
+  }
+  std::vector<void *> descPtrs;
+  for (auto &d : descs)
+    descPtrs.push_back(d.data());
+  SmallVector<void *> args;
+  for (void *&p : descPtrs)
+    args.push_back(&p);
+  if (llvm::Error e = engine->invokePacked("_mlir_ciface_kernel", args))
+    return ::testing::AssertionFailure() << llvm::toString(std::move(e));
+  return ::testing::AssertionSuccess();
+}
+
+/// Compares every cell of `g` with `want`; describes the first mismatches.
+::testing::AssertionResult matches(const GlobalArray &g,
+                                   const std::vector<float> &want,
+                                   float tolerance = 0) {
+  int64_t bad = 0;
+  std::ostringstream first;
+  for (size_t i = 0; i < want.size(); ++i) {
+    float got = g.data[i];
+    bool ok = got == want[i] ||
+              std::fabs(got - want[i]) <= tolerance * std::fabs(want[i]);
+    if (ok)
+      continue;
+    if (bad < 5)
+      first << " [" << i << "] got " << got << " want " << want[i] << ";";
+    ++bad;
+  }
+  if (bad == 0)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << g.name << ": " << bad << " of " << want.size()
+         << " cells differ:" << first.str();
+}
+
+/// Visits every index of `shape` (row-major).
+void forEachIndex(llvm::ArrayRef<int64_t> shape,
+                  const std::function<void(llvm::ArrayRef<int64_t>)> &fn) {
+  int64_t n = product(shape);
+  for (int64_t f = 0; f < n; ++f)
+    fn(unflattenIndex(f, shape));
+}
+
+/// Fills instance k's tile of `g` with value(k, x).
+void fillTiles(GlobalArray &g, int64_t total,
+               const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
+                   &value) {
+  for (int64_t k = 0; k < total; ++k)
+    forEachIndex(g.tile, [&](llvm::ArrayRef<int64_t> x) {
+      g.data[g.tileAddress(k, x)] = value(k, x);
+    });
+}
+
+/// Writes `dst` (replicas checked through a mirror into `mirrorOut`) to
+/// fresh global outputs; returns them (the mirror's may be null).
+std::pair<GlobalArray *, GlobalArray *>
+storeResult(std::mt19937_64 &rng, KernelText &k, const Buf &dst,
+            bool blockwise) {
+  GlobalArray &out = k.global(rng, dst.shape);
+  bool done = false;
+  if (blockwise && dst.shape[0] > 1) {
+    // Rows [i, i + b) at a time: slices at a run-time start in a loop.
+    SmallVector<int64_t> blocks;
+    for (int64_t b = 1; b < dst.shape[0]; ++b)
+      if (dst.shape[0] % b == 0)
+        blocks.push_back(b);
+    int64_t b = pick(rng, blocks);
+    Shape part = dst.shape;
+    part[0] = b;
+    SmallVector<SliceStart> known(dst.shape.size(), SliceStart::constant(0));
+    known[0] = SliceStart::aligned(b);
+    if (k.sliceLayout(dst, known, part)) {
+      std::string i = k.beginFor(dst.shape[0], b);
+      SmallVector<std::string> starts(dst.shape.size(), "0");
+      starts[0] = i;
+      Buf s = k.slice(dst, starts, known, part);
+      Buf g = k.view(out, part, i);
+      k.copy(s, g, coin(rng, 25));
+      k.endFor();
+      done = true;
+    }
+  }
+  if (!done)
+    k.copy(dst, k.view(out, dst.shape), coin(rng, 25));
+  GlobalArray *mirrorOut = nullptr;
+  if (std::optional<Buf> m = k.mirror(dst)) {
+    mirrorOut = &k.global(rng, dst.shape);
+    k.copy(*m, k.view(*mirrorOut, dst.shape));
+  }
+  return {&out, mirrorOut};
+}
+
+/// The expected contents of output `g`: value(k, x) in every tile, the
+/// rest untouched.
+std::vector<float>
+expectTiles(const GlobalArray &g, int64_t total,
+            const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
+                &value) {
+  std::vector<float> want(g.data.size(), kUntouched);
+  for (int64_t k = 0; k < total; ++k)
+    forEachIndex(g.tile, [&](llvm::ArrayRef<int64_t> x) {
+      want[g.tileAddress(k, x)] = value(k, x);
+    });
+  return want;
+}
+
+/// Runs the kernel and checks both outputs of storeResult.
+void checkOutputs(KernelText &k, std::pair<GlobalArray *, GlobalArray *> outs,
+                  const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
+                      &value,
+                  float tolerance = 0) {
+  ASSERT_TRUE(runKernel(k));
+  int64_t total = k.launch.total();
+  EXPECT_TRUE(matches(*outs.first, expectTiles(*outs.first, total, value),
+                      tolerance))
+      << k.module();
+  if (outs.second)
+    EXPECT_TRUE(matches(*outs.second,
+                        expectTiles(*outs.second, total, value), tolerance))
+        << "(last replica)\n"
+        << k.module();
+}
+
+/// Tiles at thread scope stay small: every thread holds its own.
+int64_t maxElements(const Launch &l) {
+  return l.scope == Scope::Thread ? 128 : 512;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernels
+//===----------------------------------------------------------------------===//
+
+class RandomDispatch : public ::testing::TestWithParam<int> {};
+
+// global -> buffer -> (replicated) buffer -> global, copied whole or by
+// row blocks at run-time starts.
+TEST_P(RandomDispatch, Copy) {
+  int seed = GetParam();
+  std::mt19937_64 rng(10000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
+  GlobalArray &in = k.global(rng, shape);
+  auto value = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = 0;
+    for (int64_t v : x)
+      f = f * 37 + v;
+    return float(inst * 4096 + f + 1);
+  };
+  fillTiles(in, launch.total(), value);
+  Buf g = k.view(in, shape);
+  Buf a = k.buffer(rng, shape, /*replicas=*/false);
+  k.copy(g, a, coin(rng, 25));
+  Buf b = k.buffer(rng, shape, /*replicas=*/true);
+  k.copy(a, b, coin(rng, 25));
+  auto outs = storeResult(rng, k, b, coin(rng, 50));
+  checkOutputs(k, outs, value);
+}
+
+// C (+)= A x B over k blocks sliced at run-time starts, any transposes.
+TEST_P(RandomDispatch, Gemm) {
+  int seed = GetParam();
+  std::mt19937_64 rng(20000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  int64_t limit = launch.scope == Scope::Thread ? 8 : 16;
+  auto size = [&] {
+    int64_t s;
+    do
+      s = pick(rng, {2, 3, 4, 6, 8, 12, 16});
+    while (s > limit);
+    return s;
+  };
+  int64_t M = size(), N = size(), K = size();
+  bool ta = coin(rng, 50), tb = coin(rng, 50), accumulate = coin(rng, 50);
+  Shape aShape = ta ? Shape{K, M} : Shape{M, K};
+  Shape bShape = tb ? Shape{N, K} : Shape{K, N};
+  GlobalArray &ga = k.global(rng, aShape);
+  GlobalArray &gb = k.global(rng, bShape);
+  GlobalArray &gc = k.global(rng, {M, N});
+  int64_t total = launch.total();
+  auto aVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    return float((x[0] * 3 + x[1] * 5 + inst) % 7) - 3;
+  };
+  auto bVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    return float((x[0] * 2 + x[1] * 7 + 2 * inst) % 5) - 2;
+  };
+  auto cVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    return float((x[0] + x[1] + inst) % 3);
+  };
+  fillTiles(ga, total, aVal);
+  fillTiles(gb, total, bVal);
+  fillTiles(gc, total, cVal);
+  Buf a = k.buffer(rng, aShape, false);
+  k.copy(k.view(ga, aShape), a);
+  Buf b = k.buffer(rng, bShape, false);
+  k.copy(k.view(gb, bShape), b);
+  Buf c = k.buffer(rng, {M, N}, true);
+  if (accumulate)
+    k.copy(k.view(gc, {M, N}), c);
+  else
+    k.line("axe.fill " + c.name + ", " + k.f32(0) + " at " +
+           launch.scopeName() + " : " + c.type());
+  // The k loop: the largest proper block for which both slices exist.
+  int64_t kb = K;
+  for (int64_t cand = K / 2; cand >= 1; --cand) {
+    if (K % cand != 0 || !coin(rng, 70))
+      continue;
+    Shape as = ta ? Shape{cand, M} : Shape{M, cand};
+    Shape bs = tb ? Shape{N, cand} : Shape{cand, N};
+    auto known = [&](bool kFirst) {
+      SmallVector<SliceStart> s(2, SliceStart::constant(0));
+      s[kFirst ? 0 : 1] = SliceStart::aligned(cand);
+      return s;
+    };
+    if (k.sliceLayout(a, known(ta), as) && k.sliceLayout(b, known(!tb), bs)) {
+      kb = cand;
+      break;
+    }
+  }
+  std::string attrs;
+  if (ta || tb || coin(rng, 25)) {
+    SmallVector<std::string> parts;
+    if (ta)
+      parts.push_back("transpose_a");
+    if (tb)
+      parts.push_back("transpose_b");
+    if (coin(rng, 25))
+      parts.push_back("schedule = \"cpu.gemm.naive\"");
+    for (size_t i = 0; i < parts.size(); ++i)
+      attrs += (i ? ", " : "") + parts[i];
+    if (!attrs.empty())
+      attrs = " {" + attrs + "}";
+  }
+  auto gemm = [&](const Buf &x, const Buf &y) {
+    k.line("axe.gemm " + x.name + ", " + y.name + " into " + c.name + " at " +
+           launch.scopeName() + attrs + " : " + x.type() + ", " + y.type() +
+           " into " + c.type());
+  };
+  if (kb == K) {
+    gemm(a, b);
+  } else {
+    std::string i = k.beginFor(K, kb);
+    auto sliceOf = [&](const Buf &src, bool kFirst, int64_t other) {
+      SmallVector<std::string> starts{"0", "0"};
+      SmallVector<SliceStart> known(2, SliceStart::constant(0));
+      starts[kFirst ? 0 : 1] = i;
+      known[kFirst ? 0 : 1] = SliceStart::aligned(kb);
+      Shape len = kFirst ? Shape{kb, other} : Shape{other, kb};
+      return k.slice(src, starts, known, len);
+    };
+    gemm(sliceOf(a, ta, M), sliceOf(b, !tb, N));
+    k.endFor();
+  }
+  auto outs = storeResult(rng, k, c, coin(rng, 30));
+  checkOutputs(k, outs, [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    float s = accumulate ? cVal(inst, x) : 0.f;
+    for (int64_t kk = 0; kk < K; ++kk) {
+      float av = ta ? aVal(inst, {kk, x[0]}) : aVal(inst, {x[0], kk});
+      float bv = tb ? bVal(inst, {x[1], kk}) : bVal(inst, {kk, x[1]});
+      s += av * bv;
+    }
+    return s;
+  });
+}
+
+// sum / max / min / prod over random dims, kept or dropped, optionally
+// accumulating into a filled destination.
+TEST_P(RandomDispatch, Reduce) {
+  int seed = GetParam();
+  std::mt19937_64 rng(30000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  unsigned rank = 1 + seed % 3;
+  Shape shape = smallShape(rng, rank, maxElements(launch));
+  SmallVector<int64_t> dims;
+  for (unsigned d = 0; d < rank; ++d)
+    if (coin(rng, 50))
+      dims.push_back(d);
+  if (dims.empty())
+    dims.push_back(rank - 1);
+  bool keep = coin(rng, 50) || dims.size() == rank;
+  Shape dstShape;
+  for (unsigned d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(dims, int64_t(d));
+    if (!reduced || keep)
+      dstShape.push_back(reduced ? 1 : shape[d]);
+  }
+  static const char *kinds[] = {"sum", "max", "min", "prod"};
+  int kind = std::uniform_int_distribution<int>(0, 3)(rng);
+  bool accumulate = coin(rng, 40);
+  GlobalArray &gx = k.global(rng, shape);
+  auto xVal = [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = inst * 11;
+    for (int64_t v : x)
+      f = f * 7 + v;
+    if (kind == 3) // Products of +-1 and a few 2s and halves stay exact.
+      return f % 13 == 0 ? 2.f : f % 11 == 0 ? 0.5f : f % 3 ? 1.f : -1.f;
+    return float(f % 9) - 4;
+  };
+  fillTiles(gx, launch.total(), xVal);
+  Buf x = k.buffer(rng, shape, false);
+  k.copy(k.view(gx, shape), x);
+  Buf d = k.buffer(rng, dstShape, true);
+  float init = kind == 3 ? 2.f : 1.5f;
+  if (accumulate)
+    k.line("axe.fill " + d.name + ", " + k.f32(init) + " at " +
+           launch.scopeName() + " : " + d.type());
+  std::string dimList;
+  for (size_t i = 0; i < dims.size(); ++i)
+    dimList += (i ? ", " : "") + std::to_string(dims[i]);
+  SmallVector<std::string> attrs;
+  if (accumulate)
+    attrs.push_back("accumulate");
+  if (coin(rng, 25))
+    attrs.push_back("schedule = \"cpu.reduce.scalar\"");
+  std::string attrDict;
+  for (size_t i = 0; i < attrs.size(); ++i)
+    attrDict += (i ? ", " : " {") + attrs[i];
+  if (!attrDict.empty())
+    attrDict += "}";
+  k.line("axe.reduce " + std::string(kinds[kind]) + " " + x.name + " into " +
+         d.name + " dims [" + dimList + "] at " + launch.scopeName() +
+         attrDict + " : " + x.type() + " into " + d.type());
+  auto outs = storeResult(rng, k, d, coin(rng, 30));
+  checkOutputs(k, outs, [&](int64_t inst, llvm::ArrayRef<int64_t> y) {
+    // Every source element whose kept coordinates are y.
+    float acc = 0;
+    bool first = true;
+    forEachIndex(shape, [&](llvm::ArrayRef<int64_t> xi) {
+      unsigned j = 0;
+      for (unsigned dd = 0; dd < rank; ++dd) {
+        bool reduced = llvm::is_contained(dims, int64_t(dd));
+        if (reduced && !keep)
+          continue;
+        if (!reduced && xi[dd] != y[j])
+          return;
+        ++j;
+      }
+      float v = xVal(inst, xi);
+      if (first)
+        acc = v;
+      else if (kind == 0)
+        acc += v;
+      else if (kind == 1)
+        acc = std::max(acc, v);
+      else if (kind == 2)
+        acc = std::min(acc, v);
+      else
+        acc *= v;
+      first = false;
+    });
+    if (!accumulate)
+      return acc;
+    switch (kind) {
+    case 0:
+      return init + acc;
+    case 1:
+      return std::max(init, acc);
+    case 2:
+      return std::min(init, acc);
+    default:
+      return init * acc;
+    }
+  });
+}
+
+// A fill of the whole (replicated) buffer, then fills of row blocks at
+// run-time starts with a value computed from the loop variable.
+TEST_P(RandomDispatch, Fill) {
+  int seed = GetParam();
+  std::mt19937_64 rng(40000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
+  Buf b = k.buffer(rng, shape, true);
+  k.line("axe.fill " + b.name + ", " + k.f32(7) + " at " + launch.scopeName() +
+         " : " + b.type());
+  // Rows [i, i + blk) get the value i + 1 for i < cut; the rest stay 7.
+  int64_t blk = 0, cut = 0;
+  SmallVector<int64_t> blocks;
+  for (int64_t c = 1; c < shape[0]; ++c)
+    if (shape[0] % c == 0)
+      blocks.push_back(c);
+  if (!blocks.empty()) {
+    int64_t c = pick(rng, blocks);
+    Shape part = shape;
+    part[0] = c;
+    SmallVector<SliceStart> known(shape.size(), SliceStart::constant(0));
+    known[0] = SliceStart::aligned(c);
+    if (k.sliceLayout(b, known, part)) {
+      blk = c;
+      cut = shape[0] - c;
+      std::string i = k.beginFor(cut, blk);
+      SmallVector<std::string> starts(shape.size(), "0");
+      starts[0] = i;
+      Buf s = k.slice(b, starts, known, part);
+      std::string iv = k.fresh("v");
+      k.line(iv + " = arith.index_cast " + i + " : index to i32");
+      std::string fv = k.fresh("v");
+      k.line(fv + " = arith.sitofp " + iv + " : i32 to f32");
+      std::string one = k.f32(1);
+      std::string v = k.fresh("v");
+      k.line(v + " = arith.addf " + fv + ", " + one + " : f32");
+      k.line("axe.fill " + s.name + ", " + v + " at " + launch.scopeName() +
+             " : " + s.type());
+      k.endFor();
+    }
+  }
+  auto outs = storeResult(rng, k, b, coin(rng, 30));
+  checkOutputs(k, outs, [&](int64_t, llvm::ArrayRef<int64_t> x) {
+    if (blk && x[0] < cut)
+      return float(x[0] / blk * blk + 1);
+    return 7.f;
+  });
+}
+
+// z = x * (k + 1) + y with y broadcast along its dims of extent 1; the
+// scale is computed from the instance number outside the operator and
+// captured by its body.
+TEST_P(RandomDispatch, Elementwise) {
+  int seed = GetParam();
+  std::mt19937_64 rng(50000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
+  Shape yShape = shape;
+  for (int64_t &e : yShape)
+    if (coin(rng, 35))
+      e = 1;
+  GlobalArray &gx = k.global(rng, shape);
+  GlobalArray &gy = k.global(rng, yShape);
+  auto xVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = inst;
+    for (int64_t v : x)
+      f = f * 5 + v;
+    return float(f % 17) - 8;
+  };
+  auto yVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = 2 * inst;
+    for (int64_t v : x)
+      f = f * 3 + v;
+    return float(f % 7) * 0.5f;
+  };
+  fillTiles(gx, launch.total(), xVal);
+  fillTiles(gy, launch.total(), yVal);
+  Buf x = k.buffer(rng, shape, false);
+  k.copy(k.view(gx, shape), x);
+  Buf y = k.buffer(rng, yShape, false);
+  k.copy(k.view(gy, yShape), y);
+  Buf z = k.buffer(rng, shape, true);
+  k.line("%ki = arith.index_cast %k : index to i32");
+  k.line("%kf = arith.sitofp %ki : i32 to f32");
+  k.line("%scale = arith.addf %kf, " + k.f32(1) + " : f32");
+  k.line("axe.elementwise ins(" + x.name + ", " + y.name + " : " + x.type() +
+         ", " + y.type() + ") outs(" + z.name + " : " + z.type() + ") at " +
+         launch.scopeName() + " {");
+  k.line("^bb0(%xe: f32, %ye: f32):");
+  k.line("  %t = arith.mulf %xe, %scale : f32");
+  k.line("  %u = arith.addf %t, %ye : f32");
+  k.line("  axe.yield %u : f32");
+  k.line("}");
+  auto outs = storeResult(rng, k, z, coin(rng, 30));
+  checkOutputs(k, outs, [&](int64_t inst, llvm::ArrayRef<int64_t> i) {
+    Shape yi(i.begin(), i.end());
+    for (size_t d = 0; d < yi.size(); ++d)
+      if (yShape[d] == 1)
+        yi[d] = 0;
+    return xVal(inst, i) * float(inst + 1) + yVal(inst, yi);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatch, ::testing::Range(1, 51));
+
+} // namespace
