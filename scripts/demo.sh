@@ -90,7 +90,7 @@ kdir=$(mktemp -d)
 sed '$d' "$root/test/Dialect/Axe/kernels/gemm_sm80.mlir" > "$kdir/gemm.mlir"
 cat "$root/test/Integration/CPU/Inputs/gemm-sm80-main.mlir" >> "$kdir/gemm.mlir"
 llvmlib=/usr/lib/llvm-22/lib
-result=$("$root/build/bin/axe-opt" "$kdir/gemm.mlir" --axe-to-cpu |
+result=$("$build/bin/axe-opt" "$kdir/gemm.mlir" --axe-to-cpu |
   /usr/lib/llvm-22/bin/mlir-runner -e main -entry-point-result=void \
     -shared-libs=$llvmlib/libmlir_runner_utils.so,$llvmlib/libmlir_c_runner_utils.so)
 echo "$result"

@@ -237,6 +237,34 @@ private:
     return true;
   }
 
+  static __int128 floorDiv(__int128 a, __int128 b) {
+    __int128 q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+  }
+
+  /// The digits of iter k after which iters k+1.. can still reach the
+  /// remainder on the iter's axis; empty when first > second. Skipping the
+  /// others up front keeps a large extent from being walked digit by digit.
+  std::pair<int64_t, int64_t> digitRange(size_t k) const {
+    const Iter &it = iters[k];
+    if (it.stride == 0)
+      return {0, it.extent - 1};
+    auto find = [&](const std::map<std::string, int64_t> &m) -> __int128 {
+      auto pos = m.find(it.axis);
+      return pos == m.end() ? 0 : pos->second;
+    };
+    // low <= v - d * s <= high, in 128 bits (the differences may not fit).
+    __int128 v = remaining.get(it.axis), s = it.stride;
+    __int128 low = find(suffixLow[k + 1]), high = find(suffixHigh[k + 1]);
+    __int128 first = s > 0 ? -floorDiv(high - v, s) : -floorDiv(low - v, s);
+    __int128 last = s > 0 ? floorDiv(v - low, s) : floorDiv(v - high, s);
+    first = std::max<__int128>(first, 0);
+    last = std::min<__int128>(last, it.extent - 1);
+    if (first > last)
+      return {1, 0};
+    return {int64_t(first), int64_t(last)};
+  }
+
   Outcome search(size_t k) {
     if (++nodes > kNodeBudget)
       return Outcome::TooLarge;
@@ -245,7 +273,8 @@ private:
     if (k == iters.size())
       return remaining.empty() ? Outcome::Found : Outcome::NotFound;
     const Iter &it = iters[k];
-    for (int64_t d = 0; d < it.extent; ++d) {
+    auto [first, last] = digitRange(k);
+    for (int64_t d = first; d <= last; ++d) {
       remaining.add(it.axis, -d * it.stride);
       digits[k] = d;
       Outcome o = search(k + 1);

@@ -18,6 +18,11 @@ namespace axe {
 
 namespace {
 
+/// Elements along each of the two loops of a cache block of the in-register
+/// transpose (64 x 64 f32: 16 KiB of source and of destination, 64 pages of
+/// a column-major destination, which the L1 cache and TLB hold).
+constexpr int64_t kTransposeBlock = 64;
+
 /// An operand of a space together with its buffer.
 struct Access {
   const CPUBuffer *buffer;
@@ -459,27 +464,60 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
   }
 
   if (plan.kind == CopyPlan::Transpose) {
-    // Split the later loop first so the earlier index stays valid.
+    // Each of the two loops becomes (block, tile in block, lane): lanes form
+    // the w x w in-register transpose; tiles of a block run inside it so
+    // that a block of rows of the source and of columns of the destination
+    // stays in cache and in the TLB while it is read and written, instead
+    // of one column of the destination being touched per row of the source.
     unsigned a = plan.loopA, bl = plan.loopB;
     int64_t w = plan.lanes;
-    unsigned first = std::max(a, bl), second = std::min(a, bl);
-    space.split(first, w);
-    space.split(second, w);
-    // Inner parts now sit at second + 1 and first + 2.
-    unsigned aIn = a == second ? second + 1 : first + 2;
-    unsigned bIn = bl == second ? second + 1 : first + 2;
-    // Move bIn then aIn to the end: the loop order is (..., bIn, aIn).
-    moveToEnd(space, bIn);
-    if (aIn > bIn)
-      --aIn;
-    moveToEnd(space, aIn);
-    unsigned total = n + 2;
-    bIn = total - 2;
-    aIn = total - 1;
+    enum Role { Other, ABlock, ATile, ALane, BBlock, BTile, BLane };
+    SmallVector<Role> roles(n, Other);
+    auto splitInto = [&](unsigned index, Role block, Role tile, Role lane) {
+      space.split(index, w);
+      roles.insert(roles.begin() + index, block);
+      roles[index + 1] = lane;
+      // Blocks of up to kTransposeBlock elements, when the loop has room
+      // for at least two of them.
+      int64_t tiles = space.loops()[index].extent;
+      int64_t per = 1;
+      while (per * 2 * w <= kTransposeBlock && tiles % (per * 2) == 0 &&
+             tiles / (per * 2) >= 2)
+        per *= 2;
+      roles[index] = per > 1 ? block : tile;
+      if (per > 1) {
+        space.split(index, per);
+        roles.insert(roles.begin() + index + 1, tile);
+      }
+    };
+    // The later loop first, so that the earlier index stays valid.
+    if (a > bl) {
+      splitInto(a, ABlock, ATile, ALane);
+      splitInto(bl, BBlock, BTile, BLane);
+    } else {
+      splitInto(bl, BBlock, BTile, BLane);
+      splitInto(a, ABlock, ATile, ALane);
+    }
+    unsigned total = space.loops().size();
+    auto indexOf = [&](Role r) -> int {
+      for (unsigned l = 0; l < total; ++l)
+        if (roles[l] == r)
+          return l;
+      return -1;
+    };
+    // Other loops and blocks keep their order outside; then the tiles of a
+    // block, the destination's contiguous one innermost so that consecutive
+    // tiles complete its cache lines; the lanes are unrolled in the body.
+    SmallVector<unsigned> order;
+    for (unsigned l = 0; l < total; ++l)
+      if (roles[l] == Other || roles[l] == ABlock || roles[l] == BBlock)
+        order.push_back(l);
+    order.push_back(indexOf(ATile));
+    order.push_back(indexOf(BTile));
+    unsigned aIn = indexOf(ALane), bIn = indexOf(BLane);
     ivs.assign(total, Value());
     auto matType = VectorType::get({w, w}, dst.elementType);
-    emitNest(b, loc, space, allLoopsExcept(space, {bIn, aIn}), ivs,
-             [&](OpBuilder &nb) {
+    emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
                Value mat = arith::ConstantOp::create(
                    nb, loc, matType, cast<TypedAttr>(nb.getZeroAttr(matType)));
                for (int64_t jb = 0; jb < w; ++jb) {
