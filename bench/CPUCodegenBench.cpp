@@ -97,10 +97,12 @@ CPUBuffer bufferOf(Value memory, const char *layout, Shape shape) {
 
 constexpr int64_t kN = 4096;
 
-void transposeBench(benchmark::State &state, bool vectorize) {
+void transposeBench(benchmark::State &state, bool vectorize,
+                    int64_t block = CPUCodegenOptions().transposeBlock) {
   CPUCodegenOptions opts;
   opts.vectorLanes32 = vectorize ? 8 : 1;
   opts.transposeVectors = vectorize;
+  opts.transposeBlock = block;
   Jitted k(2, [&](OpBuilder &b, Location loc, ValueRange args) {
     CPUBuffer src = bufferOf(args[0], "S[(4096, 4096) : (4096, 1)]", {kN, kN});
     CPUBuffer dst = bufferOf(args[1], "S[(4096, 4096) : (1, 4096)]", {kN, kN});
@@ -114,6 +116,15 @@ void transposeBench(benchmark::State &state, bool vectorize) {
 
 void BM_TransposeGenerated(benchmark::State &state) {
   transposeBench(state, true);
+}
+/// The in-register transpose without cache blocking: 8x8 tiles in row order
+/// of the source.
+void BM_TransposeGeneratedUnblocked(benchmark::State &state) {
+  transposeBench(state, true, /*block=*/0);
+}
+/// Blocks of state.range(0) x state.range(0) elements.
+void BM_TransposeGeneratedBlock(benchmark::State &state) {
+  transposeBench(state, true, state.range(0));
 }
 void BM_TransposeGeneratedScalar(benchmark::State &state) {
   transposeBench(state, false);
@@ -238,6 +249,12 @@ void BM_GemmNaiveCxx(benchmark::State &state) {
 BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CopyRowMajorGenerated)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGenerated)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeGeneratedUnblocked)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeGeneratedBlock)
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(256)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeNaiveCxx)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GemmGeneratedTiled)->Unit(benchmark::kMillisecond);

@@ -10,7 +10,6 @@ build=${AXE_BUILD_DIR:-$root/build}
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=${AXE_BUILD_TYPE:-Release} \
-    -DLLVM_ENABLE_ASSERTIONS=ON \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir
 fi
 exec 9>/tmp/axe-build.lock

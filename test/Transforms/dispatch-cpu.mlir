@@ -161,3 +161,29 @@ func.func @fill_in_warp_dependent_loop(%v: f32) {
   }
   return
 }
+
+// -----
+
+!g = !axe.buffer<16x8xf32, #axe.layout<S[(16, 8) : (8, 1)]>, global>
+!r = !axe.buffer<16x8xf32, #axe.layout<S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 1)]>, reg>
+
+// An asynchronous copy per warp: it has completed when the loop over warps
+// is done, so the wait on its token goes away.
+// CHECK-LABEL: func @copy_async_per_warp
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c4 step
+// CHECK: arith.muli %[[W]], %c16
+// CHECK-NOT: axe.copy_async
+// CHECK-NOT: axe.wait
+// CHECK: return
+func.func @copy_async_per_warp(%A: memref<64x8xf32>) {
+  %c16 = arith.constant 16 : index
+  axe.kernel grid [1] threads 128 {
+    %w = axe.axis_id warpid
+    %row = arith.muli %w, %c16 : index
+    %g = axe.view %A[%row, 0] : memref<64x8xf32> -> !g
+    %acc = axe.alloc : !r
+    %t = axe.copy_async %g to %acc at warp : !g to !r
+    axe.wait %t at warp
+  }
+  return
+}

@@ -203,6 +203,48 @@ TEST(CPUCodegen, TransposeUsesRegisterTranspose) {
   EXPECT_EQ(describeCopyPlan(s, d), "transpose 8x8");
 }
 
+// Transposes large enough to be cache-blocked (blocks of 2 to 16 tiles of 8
+// along each loop, and loops whose tiles do not divide into blocks), with a
+// batch dim outside: every cell checked.
+TEST(CPUCodegen, BlockedTransposeEveryCell) {
+  struct Case {
+    Shape shape;
+    const char *src, *dst;
+    int64_t block;
+  };
+  const Case cases[] = {
+      {{96, 256}, "S[(96, 256) : (256, 1)]", "S[(96, 256) : (1, 96)]", 128},
+      {{96, 256}, "S[(96, 256) : (256, 1)]", "S[(96, 256) : (1, 96)]", 32},
+      {{40, 136}, "S[(40, 136) : (136, 1)]", "S[(40, 136) : (1, 40)]", 64},
+      {{3, 64, 48},
+       "S[(3, 64, 48) : (3072, 48, 1)]",
+       "S[(3, 64, 48) : (3072, 1, 64)]",
+       128},
+  };
+  for (const Case &c : cases) {
+    HostBuffer src = HostBuffer::make(*parseLayout(c.src), c.shape);
+    HostBuffer dst = HostBuffer::make(*parseLayout(c.dst), c.shape);
+    for (int64_t f = 0; f < src.numElements(); ++f)
+      src.set(f, float(f + 1));
+    std::vector<float> want = dst.data;
+    for (int64_t f = 0; f < dst.numElements(); ++f)
+      for (int64_t a : dst.addresses(f))
+        want[a] = float(f + 1);
+    Kernel k(2);
+    OpBuilder b = k.builder();
+    CPUCodegenOptions opts;
+    opts.transposeBlock = c.block;
+    CPUBuffer s = k.buffer(0, src), d = k.buffer(1, dst);
+    EXPECT_EQ(describeCopyPlan(s, d, opts), "transpose 8x8");
+    Result<bool> r = emitCopy(b, k.loc, s, d, opts);
+    ASSERT_TRUE(bool(r)) << r.message();
+    HostBuffer out = dst;
+    ASSERT_TRUE(k.run({&src, &out}));
+    EXPECT_EQ(mismatches(out, want), 0)
+        << describe(src) << " -> " << describe(dst) << " block " << c.block;
+  }
+}
+
 class RandomReduce : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomReduce, EveryCellMatches) {

@@ -87,7 +87,9 @@ struct Launch {
   /// Instances in the whole grid: each has its own tile of the globals.
   int64_t total() const { return grid * instances(); }
   const char *scopeName() const {
-    return scope == Scope::CTA ? "cta" : scope == Scope::Warp ? "warp" : "thread";
+    return scope == Scope::CTA    ? "cta"
+           : scope == Scope::Warp ? "warp"
+                                  : "thread";
   }
 };
 
@@ -272,8 +274,8 @@ public:
     std::string offsets = r1;
     for (size_t d = 1; d < t.size(); ++d)
       offsets += ", " + std::to_string(g.base[d]);
-    line(b.name + " = axe.view " + g.name + "[" + offsets + "] : " +
-         g.memrefType() + " -> " + b.type());
+    line(b.name + " = axe.view " + g.name + "[" + offsets +
+         "] : " + g.memrefType() + " -> " + b.type());
     return b;
   }
 
@@ -340,8 +342,8 @@ public:
     std::string rest;
     for (size_t d = 1; d < shape.size(); ++d)
       rest += ", 0";
-    line(b.name + " = axe.slice " + all.name + "[" + start + rest + "] : " +
-         all.type() + " -> " + b.type());
+    line(b.name + " = axe.slice " + all.name + "[" + start + rest +
+         "] : " + all.type() + " -> " + b.type());
     return b;
   }
 
@@ -377,8 +379,7 @@ public:
   /// A slice of `src` at starts (an index value or "0" per dim); sliceLayout
   /// must have found its layout.
   Buf slice(const Buf &src, llvm::ArrayRef<std::string> starts,
-            llvm::ArrayRef<SliceStart> known,
-            llvm::ArrayRef<int64_t> lengths) {
+            llvm::ArrayRef<SliceStart> known, llvm::ArrayRef<int64_t> lengths) {
     std::optional<Layout> layout = sliceLayout(src, known, lengths);
     EXPECT_TRUE(layout.has_value()) << "no slice of " << src.layout.str();
     Buf b;
@@ -390,8 +391,8 @@ public:
     std::string list;
     for (size_t d = 0; d < starts.size(); ++d)
       list += (d ? ", " : "") + starts[d];
-    line(b.name + " = axe.slice " + src.name + "[" + list + "] : " +
-         src.type() + " -> " + b.type());
+    line(b.name + " = axe.slice " + src.name + "[" + list +
+         "] : " + src.type() + " -> " + b.type());
     return b;
   }
 
@@ -495,10 +496,9 @@ private:
     return success();
   });
   auto fail = [&](const char *what) {
-    return ::testing::AssertionFailure()
-           << what << ":\n"
-           << diagnostics << "\n-- kernel --\n"
-           << text;
+    return ::testing::AssertionFailure() << what << ":\n"
+                                         << diagnostics << "\n-- kernel --\n"
+                                         << text;
   };
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   if (!module)
@@ -566,9 +566,9 @@ void forEachIndex(llvm::ArrayRef<int64_t> shape,
 }
 
 /// Fills instance k's tile of `g` with value(k, x).
-void fillTiles(GlobalArray &g, int64_t total,
-               const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
-                   &value) {
+void fillTiles(
+    GlobalArray &g, int64_t total,
+    const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value) {
   for (int64_t k = 0; k < total; ++k)
     forEachIndex(g.tile, [&](llvm::ArrayRef<int64_t> x) {
       g.data[g.tileAddress(k, x)] = value(k, x);
@@ -577,9 +577,10 @@ void fillTiles(GlobalArray &g, int64_t total,
 
 /// Writes `dst` (replicas checked through a mirror into `mirrorOut`) to
 /// fresh global outputs; returns them (the mirror's may be null).
-std::pair<GlobalArray *, GlobalArray *>
-storeResult(std::mt19937_64 &rng, KernelText &k, const Buf &dst,
-            bool blockwise) {
+std::pair<GlobalArray *, GlobalArray *> storeResult(std::mt19937_64 &rng,
+                                                    KernelText &k,
+                                                    const Buf &dst,
+                                                    bool blockwise) {
   GlobalArray &out = k.global(rng, dst.shape);
   bool done = false;
   if (blockwise && dst.shape[0] > 1) {
@@ -616,10 +617,9 @@ storeResult(std::mt19937_64 &rng, KernelText &k, const Buf &dst,
 
 /// The expected contents of output `g`: value(k, x) in every tile, the
 /// rest untouched.
-std::vector<float>
-expectTiles(const GlobalArray &g, int64_t total,
-            const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
-                &value) {
+std::vector<float> expectTiles(
+    const GlobalArray &g, int64_t total,
+    const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value) {
   std::vector<float> want(g.data.size(), kUntouched);
   for (int64_t k = 0; k < total; ++k)
     forEachIndex(g.tile, [&](llvm::ArrayRef<int64_t> x) {
@@ -629,18 +629,18 @@ expectTiles(const GlobalArray &g, int64_t total,
 }
 
 /// Runs the kernel and checks both outputs of storeResult.
-void checkOutputs(KernelText &k, std::pair<GlobalArray *, GlobalArray *> outs,
-                  const std::function<float(int64_t, llvm::ArrayRef<int64_t>)>
-                      &value,
-                  float tolerance = 0) {
+void checkOutputs(
+    KernelText &k, std::pair<GlobalArray *, GlobalArray *> outs,
+    const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value,
+    float tolerance = 0) {
   ASSERT_TRUE(runKernel(k));
   int64_t total = k.launch.total();
-  EXPECT_TRUE(matches(*outs.first, expectTiles(*outs.first, total, value),
-                      tolerance))
+  EXPECT_TRUE(
+      matches(*outs.first, expectTiles(*outs.first, total, value), tolerance))
       << k.module();
   if (outs.second)
-    EXPECT_TRUE(matches(*outs.second,
-                        expectTiles(*outs.second, total, value), tolerance))
+    EXPECT_TRUE(matches(*outs.second, expectTiles(*outs.second, total, value),
+                        tolerance))
         << "(last replica)\n"
         << k.module();
 }

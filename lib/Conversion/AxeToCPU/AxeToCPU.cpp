@@ -160,6 +160,62 @@ LogicalResult lowerView(ViewOp view) {
   return success();
 }
 
+/// Whether `barrier` makes the warps of a CTA wait for each other.
+bool isCTABarrier(BarrierOp barrier) {
+  return barrier.getScope().getKind() >= ScopeKind::CTA;
+}
+
+/// Runs the partitions of a warp specialization one after another, each up
+/// to its next CTA barrier, in rounds: all partitions reach barrier k before
+/// any passes it, so running round k of every partition before round k + 1
+/// of any is an execution the barriers allow. Operators inside were already
+/// dispatched to loops over the partition's warps. A CTA barrier nested in
+/// a loop (or any region) of a partition would need the partitions' loops
+/// to advance in lockstep, which this does not do.
+LogicalResult lowerWarpSpecialize(WarpSpecializeOp ws) {
+  SmallVector<SmallVector<SmallVector<Operation *>>> rounds;
+  for (Operation &op : ws.getBody().front()) {
+    auto partition = dyn_cast<PartitionOp>(op);
+    if (!partition)
+      return op.emitError("axe.warp_specialize may hold only axe.partition "
+                          "on the CPU target");
+    SmallVector<SmallVector<Operation *>> mine(1);
+    for (Operation &inner : partition.getBody().front()) {
+      auto barrier = dyn_cast<BarrierOp>(inner);
+      if (barrier && isCTABarrier(barrier)) {
+        mine.emplace_back();
+        continue;
+      }
+      WalkResult nested = inner.walk([&](BarrierOp b) {
+        return isCTABarrier(b) ? WalkResult::interrupt()
+                               : WalkResult::advance();
+      });
+      if (nested.wasInterrupted())
+        return inner.emitError(
+            "a CTA barrier inside this op of an axe.partition needs the "
+            "partitions to run concurrently (e.g. producer and consumer loops "
+            "in lockstep); the CPU target runs them one after another and "
+            "supports CTA barriers only directly in a partition's body");
+      mine.back().push_back(&inner);
+    }
+    rounds.push_back(std::move(mine));
+  }
+  for (size_t p = 1; p < rounds.size(); ++p)
+    if (rounds[p].size() != rounds[0].size())
+      return ws.emitError("the partitions issue different numbers of CTA "
+                          "barriers (")
+             << rounds[0].size() - 1 << " and " << rounds[p].size() - 1
+             << "), so they cannot be run round by round";
+  size_t numRounds = rounds.empty() ? 0 : rounds[0].size();
+  for (size_t r = 0; r < numRounds; ++r)
+    for (auto &partition : rounds)
+      for (Operation *op : partition[r])
+        op->moveBefore(ws);
+  // What is left are the CTA barriers.
+  ws->erase();
+  return success();
+}
+
 struct ConvertAxeToCPUPass
     : public impl::ConvertAxeToCPUBase<ConvertAxeToCPUPass> {
   void runOnOperation() override {
@@ -171,11 +227,6 @@ struct ConvertAxeToCPUPass
                       "axe-dispatch{target=cpu} first");
         ok = false;
       }
-      if (isa<WarpSpecializeOp>(op)) {
-        op->emitError("warp specialization needs concurrent warps; the CPU "
-                      "target runs a CTA as one thread");
-        ok = false;
-      }
     });
     if (!ok)
       return signalPassFailure();
@@ -183,6 +234,13 @@ struct ConvertAxeToCPUPass
     // per-warp buffer), so it is planned before kernels become loops.
     DenseMap<Operation *, Result<StoragePlan>> plans;
     module.walk([&](AllocOp a) { plans.try_emplace(a, getCPUStorage(a)); });
+    SmallVector<WarpSpecializeOp> specialized;
+    module.walk([&](WarpSpecializeOp ws) { specialized.push_back(ws); });
+    for (WarpSpecializeOp ws : specialized)
+      if (failed(lowerWarpSpecialize(ws)))
+        ok = false;
+    if (!ok)
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp k) { kernels.push_back(k); });
     for (KernelOp k : llvm::reverse(kernels))

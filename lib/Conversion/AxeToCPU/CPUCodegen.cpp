@@ -18,11 +18,6 @@ namespace axe {
 
 namespace {
 
-/// Elements along each of the two loops of a cache block of the in-register
-/// transpose (64 x 64 f32: 16 KiB of source and of destination, 64 pages of
-/// a column-major destination, which the L1 cache and TLB hold).
-constexpr int64_t kTransposeBlock = 64;
-
 /// An operand of a space together with its buffer.
 struct Access {
   const CPUBuffer *buffer;
@@ -477,11 +472,14 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       space.split(index, w);
       roles.insert(roles.begin() + index, block);
       roles[index + 1] = lane;
-      // Blocks of up to kTransposeBlock elements, when the loop has room
-      // for at least two of them.
+      // Blocks of up to opts.transposeBlock elements, when the loop has
+      // room for at least two of them. The default 128 x 128 f32 block is
+      // 64 KiB of source and of destination, which the L2 cache holds, and
+      // 128 pages of a column-major destination, which the L2 TLB holds
+      // (docs/Benchmarks-CPU.md has the measurements).
       int64_t tiles = space.loops()[index].extent;
       int64_t per = 1;
-      while (per * 2 * w <= kTransposeBlock && tiles % (per * 2) == 0 &&
+      while (per * 2 * w <= opts.transposeBlock && tiles % (per * 2) == 0 &&
              tiles / (per * 2) >= 2)
         per *= 2;
       roles[index] = per > 1 ? block : tile;
@@ -518,28 +516,27 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     ivs.assign(total, Value());
     auto matType = VectorType::get({w, w}, dst.elementType);
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
-               Value mat = arith::ConstantOp::create(
-                   nb, loc, matType, cast<TypedAttr>(nb.getZeroAttr(matType)));
-               for (int64_t jb = 0; jb < w; ++jb) {
-                 ivs[aIn] = Value();
-                 ivs[bIn] = indexConstant(nb, loc, jb);
-                 Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
-                 Value row = castElements(nb, loc, load(nb, loc, src, addr, w),
-                                          dst.elementType);
-                 mat = vector::InsertOp::create(nb, loc, row, mat, jb);
-               }
-               Value t = vector::TransposeOp::create(nb, loc, mat,
-                                                     ArrayRef<int64_t>{1, 0});
-               for (int64_t ia = 0; ia < w; ++ia) {
-                 Value col = vector::ExtractOp::create(nb, loc, t, ia);
-                 ivs[bIn] = Value();
-                 ivs[aIn] = indexConstant(nb, loc, ia);
-                 forEachAddress(nb, loc, space, 1, *da, ivs,
-                                [&](OpBuilder &sb, Value addr) {
-                                  store(sb, loc, dst, col, addr);
-                                });
-               }
-             });
+      Value mat = arith::ConstantOp::create(
+          nb, loc, matType, cast<TypedAttr>(nb.getZeroAttr(matType)));
+      for (int64_t jb = 0; jb < w; ++jb) {
+        ivs[aIn] = Value();
+        ivs[bIn] = indexConstant(nb, loc, jb);
+        Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
+        Value row =
+            castElements(nb, loc, load(nb, loc, src, addr, w), dst.elementType);
+        mat = vector::InsertOp::create(nb, loc, row, mat, jb);
+      }
+      Value t =
+          vector::TransposeOp::create(nb, loc, mat, ArrayRef<int64_t>{1, 0});
+      for (int64_t ia = 0; ia < w; ++ia) {
+        Value col = vector::ExtractOp::create(nb, loc, t, ia);
+        ivs[bIn] = Value();
+        ivs[aIn] = indexConstant(nb, loc, ia);
+        forEachAddress(
+            nb, loc, space, 1, *da, ivs,
+            [&](OpBuilder &sb, Value addr) { store(sb, loc, dst, col, addr); });
+      }
+    });
     return true;
   }
 
@@ -978,11 +975,11 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
     for (unsigned d = 0; fits && d < shape.size(); ++d)
       fits = buf.shape[d] == shape[d] || (isInput && buf.shape[d] == 1);
     if (!fits)
-      return fail("elementwise " + std::string(isInput ? "input" : "output") +
-                  " of shape " + shapeStr(buf.shape) + " with output " +
-                  shapeStr(shape) +
-                  (isInput ? " (an input dim must equal the output's or be 1)"
-                           : ""));
+      return fail(
+          "elementwise " + std::string(isInput ? "input" : "output") +
+          " of shape " + shapeStr(buf.shape) + " with output " +
+          shapeStr(shape) +
+          (isInput ? " (an input dim must equal the output's or be 1)" : ""));
     auto a = makeAccess(buf);
     if (!a)
       return a.takeFailure();

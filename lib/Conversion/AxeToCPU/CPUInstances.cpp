@@ -46,8 +46,10 @@ Result<int64_t> CTAThreads::instancesOf(ScopeKind scope) const {
     return int64_t(1);
   int64_t per = threadsOf(scope);
   if (per <= 0 || threads % per != 0)
-    return fail("a " + std::to_string(threads) + "-thread CTA is not made of "
-                "whole " + stringifyScopeKind(scope).str() + "s of " +
+    return fail("a " + std::to_string(threads) +
+                "-thread CTA is not made of "
+                "whole " +
+                stringifyScopeKind(scope).str() + "s of " +
                 std::to_string(per) + " threads");
   return threads / per;
 }
@@ -99,10 +101,9 @@ Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc) {
   std::optional<BufferOwner> owner = getBufferOwner(type);
   if (!owner || owner->scope >= ScopeKind::CTA)
     return std::optional<CPUInstances>();
-  if (alloc->getParentOfType<PartitionOp>())
-    return fail("a register buffer allocated inside axe.partition belongs to "
-                "the partition's warps, which the CPU target does not run "
-                "(warp specialization needs concurrent warps)");
+  // Inside an axe.partition only the partition's warps use their copies;
+  // the storage still has one per instance of the CTA so that the instance
+  // number (warpid, ...) indexes it directly.
   auto cta = getCTAThreads(kernel);
   if (!cta)
     return cta.takeFailure();
@@ -200,25 +201,25 @@ public:
         // An induction variable differs between threads only through its
         // bounds, not through what the body computes.
         result = llvm::any_of(
-            SmallVector<std::optional<OpFoldResult>>{
-                loop.getSingleLowerBound(), loop.getSingleUpperBound(),
-                loop.getSingleStep()},
+            SmallVector<std::optional<OpFoldResult>>{loop.getSingleLowerBound(),
+                                                     loop.getSingleUpperBound(),
+                                                     loop.getSingleStep()},
             [&](std::optional<OpFoldResult> b) {
               auto value = b ? dyn_cast<Value>(*b) : Value();
               return !b || (value && varies(value));
             });
       } else {
         // Loop-carried and other block arguments: anything the op reads.
-        result = llvm::any_of(inputsOf(owner),
-                              [&](Value x) { return varies(x); });
+        result =
+            llvm::any_of(inputsOf(owner), [&](Value x) { return varies(x); });
       }
     } else {
       Operation *def = v.getDefiningOp();
       if (auto id = dyn_cast<AxisIdOp>(def))
         result = variesInCTA(id);
       else
-        result = llvm::any_of(inputsOf(def),
-                              [&](Value x) { return varies(x); });
+        result =
+            llvm::any_of(inputsOf(def), [&](Value x) { return varies(x); });
     }
     memo[v] = result;
     return result;
@@ -250,7 +251,8 @@ public:
       if (scope >= ScopeKind::CTA || shape->scope < scope)
         return fail("an operand depends on '" + id.getAxis().str() +
                     "', which differs between the threads of one " +
-                    stringifyScopeKind(scope).str() + "; a collective "
+                    stringifyScopeKind(scope).str() +
+                    "; a collective "
                     "operator needs operands its whole scope agrees on");
       order.push_back(def);
       return true;
@@ -293,9 +295,6 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
   auto kernel = op->getParentOfType<KernelOp>();
   if (!kernel)
     return plan;
-  if (op->getParentOfType<WarpSpecializeOp>())
-    return fail("warp specialization (axe.partition) needs concurrent warps; "
-                "the CPU target runs a CTA as one thread");
   auto cta = getCTAThreads(kernel);
   if (!cta)
     return cta.takeFailure();
@@ -304,13 +303,30 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
   if (!count)
     return count.takeFailure();
   plan.count = *count;
+  if (auto partition = op->getParentOfType<PartitionOp>()) {
+    // Only the partition's warps run it: the instances they make up.
+    if (plan.scope >= ScopeKind::CTA)
+      return fail("an operator at " + stringifyScopeKind(plan.scope).str() +
+                  " scope cannot run inside axe.partition");
+    int64_t per = cta->threadsOf(plan.scope);
+    int64_t lo = partition.getWarpBegin() * cta->warpSize;
+    int64_t hi = partition.getWarpEnd() * cta->warpSize;
+    if (lo % per != 0 || hi % per != 0 || hi > cta->threads)
+      return fail("the warps [" + std::to_string(partition.getWarpBegin()) +
+                  ", " + std::to_string(partition.getWarpEnd()) +
+                  ") of the partition are not whole " +
+                  stringifyScopeKind(plan.scope).str() + "s of the CTA");
+    plan.first = lo / per;
+    plan.count = (hi - lo) / per;
+  }
   Dependences deps(kernel, op, plan.scope, *cta);
   for (Value v : Dependences::inputsOf(op))
     if (auto r = deps.collect(v); !r)
       return r.takeFailure();
   plan.rematerialized = std::move(deps.order);
   plan.loop = plan.scope < ScopeKind::CTA &&
-              (plan.count > 1 || !plan.rematerialized.empty());
+              (plan.count > 1 || plan.first != 0 ||
+               !plan.rematerialized.empty());
   return plan;
 }
 
@@ -323,12 +339,13 @@ LogicalResult emitInstanceLoop(
     return body(op, nullptr);
   if (!plan.loop) {
     // One instance and nothing to re-evaluate: the operator stays in place.
-    CPUInstance only{plan.scope, indexConstant(rw, loc, 0)};
+    CPUInstance only{plan.scope, indexConstant(rw, loc, plan.first)};
     return body(op, &only);
   }
-  auto loop = scf::ForOp::create(rw, loc, indexConstant(rw, loc, 0),
-                                 indexConstant(rw, loc, plan.count),
-                                 indexConstant(rw, loc, 1));
+  auto loop =
+      scf::ForOp::create(rw, loc, indexConstant(rw, loc, plan.first),
+                         indexConstant(rw, loc, plan.first + plan.count),
+                         indexConstant(rw, loc, 1));
   rw.setInsertionPoint(loop.getBody()->getTerminator());
   Value index = loop.getInductionVar();
   IRMapping map;
@@ -349,8 +366,8 @@ LogicalResult emitInstanceLoop(
     int64_t q = shape->threadsPerStep / perInstance;
     if (q != 1)
       v = arith::DivUIOp::create(rw, loc, v, indexConstant(rw, loc, q));
-    if (shape->wrap != 0 && plan.count * perInstance / shape->threadsPerStep >
-                                shape->wrap)
+    if (shape->wrap != 0 &&
+        plan.cta.threads / shape->threadsPerStep > shape->wrap)
       v = arith::RemUIOp::create(rw, loc, v,
                                  indexConstant(rw, loc, shape->wrap));
     map.map(id.getResult(), v);

@@ -78,16 +78,16 @@ static Result<bool> checkInstance(AllocOp alloc,
   ScopeKind owner = (*instances)->scope;
   if (instanceScope == owner)
     return true;
-  return fail(std::string("the register buffer has one copy per ") +
-              stringifyScopeKind(owner).str() +
-              " (its layout places no data on wider thread axes), so only "
-              "an operator at " +
-              stringifyScopeKind(owner).str() + " scope can use it, not " +
-              (instanceScope ? "one at " +
-                                   stringifyScopeKind(*instanceScope).str() +
-                                   " scope"
-                             : std::string("one outside a loop over ") +
-                                   stringifyScopeKind(owner).str() + "s"));
+  return fail(
+      std::string("the register buffer has one copy per ") +
+      stringifyScopeKind(owner).str() +
+      " (its layout places no data on wider thread axes), so only "
+      "an operator at " +
+      stringifyScopeKind(owner).str() + " scope can use it, not " +
+      (instanceScope
+           ? "one at " + stringifyScopeKind(*instanceScope).str() + " scope"
+           : std::string("one outside a loop over ") +
+                 stringifyScopeKind(owner).str() + "s"));
 }
 
 Result<bool> canGetCPUBuffer(Value value,
@@ -249,8 +249,7 @@ LogicalResult dropWaits(CopyAsyncOp op, RewriterBase &rw) {
   return success();
 }
 
-template <typename OpTy>
-Schedule::RewriteFn copyRewrite(bool vectorize) {
+template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
   Schedule::RewriteFn body = perInstance(
       [vectorize](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw,
                   const CPUInstance *inst) -> LogicalResult {

@@ -92,27 +92,30 @@ Result<bool> canGetCPUBuffer(mlir::Value value,
 struct InstanceLoopPlan {
   ScopeKind scope = ScopeKind::CTA;
   CTAThreads cta;
-  /// Instances of `scope` per CTA.
+  /// The instances that run the operator: [first, first + count) of the
+  /// CTA's (all of them, or those of the enclosing axe.partition's warps).
+  int64_t first = 0;
   int64_t count = 1;
   llvm::SmallVector<mlir::Operation *> rematerialized;
   /// Whether a loop is emitted (several instances, or operands to
-  /// re-evaluate); otherwise the operator stays in place as instance 0.
+  /// re-evaluate); otherwise the operator stays in place as instance
+  /// `first`.
   bool loop = false;
 };
 /// The plan, or why the operator cannot run on the CPU (an operand that
-/// differs within the scope, thread-dependent control flow, warp
-/// specialization, a mesh scope).
+/// differs within the scope, thread-dependent control flow, a partition
+/// that is not whole instances of the scope, a mesh scope).
 Result<InstanceLoopPlan> planInstanceLoop(mlir::Operation *op);
 /// Emits the loop of `plan` at `op` and calls `body` with the operator to
 /// lower (a clone inside the loop, or `op` itself) and its instance (null at
 /// cta scope). `body` must erase the operator it is given; `op` is erased
 /// here.
-mlir::LogicalResult emitInstanceLoop(
-    mlir::Operation *op, const InstanceLoopPlan &plan,
-    mlir::RewriterBase &rw,
-    llvm::function_ref<mlir::LogicalResult(mlir::Operation *,
-                                           const CPUInstance *)>
-        body);
+mlir::LogicalResult
+emitInstanceLoop(mlir::Operation *op, const InstanceLoopPlan &plan,
+                 mlir::RewriterBase &rw,
+                 llvm::function_ref<mlir::LogicalResult(mlir::Operation *,
+                                                        const CPUInstance *)>
+                     body);
 
 /// Registers the CPU schedules in ScheduleRegistry::global() (once).
 void registerCPUSchedules();

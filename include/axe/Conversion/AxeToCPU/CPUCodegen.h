@@ -43,6 +43,10 @@ struct CPUCodegenOptions {
   /// Enables the in-register transpose when the two sides of a copy are
   /// contiguous along different loops.
   bool transposeVectors = true;
+  /// Elements along each of the two transposed loops in one cache block of
+  /// the in-register transpose (its tiles run inside the block); at most the
+  /// vector width disables blocking.
+  int64_t transposeBlock = 128;
 };
 
 /// How a reduction combines two elements (mirrors the dialect's reduce kinds;
