@@ -10,7 +10,7 @@
 
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
-#include "axe/Layout/TargetFusion.h"
+#include "axe/Target/ThreadFusion.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 
@@ -28,23 +28,20 @@ struct CanonicalizeLayoutsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<ThreadHierarchy> hierarchy;
-    bool hasWarpgroups = false;
+    const TargetDescription *desc = nullptr;
     if (!target.empty()) {
-      Result<const TargetDescription *> desc = lookupTarget(target);
+      Result<const TargetDescription *> found = lookupTarget(target);
       // Bad options are reported without printing the whole module.
-      if (!desc) {
-        mlir::emitError(getOperation()->getLoc()) << desc.message();
+      if (!found) {
+        mlir::emitError(getOperation()->getLoc()) << found.message();
         return signalPassFailure();
       }
-      if (!(*desc)->hasWarps()) {
+      desc = *found;
+      if (!desc->hasWarps()) {
         mlir::emitError(getOperation()->getLoc())
             << "target " << target << " has no thread axes to fuse";
         return signalPassFailure();
       }
-      hasWarpgroups = (*desc)->hasWarpgroups();
-      hierarchy = ThreadHierarchy{
-          (*desc)->warpSize, hasWarpgroups ? (*desc)->warpsPerWarpgroup : 4};
     }
 
     // The op whose elements are being replaced, for diagnostics.
@@ -55,32 +52,17 @@ struct CanonicalizeLayoutsPass
     replacer.addReplacement(
         [&](LayoutAttrInterface attr)
             -> std::optional<std::pair<Attribute, WalkResult>> {
-          // Canonical first, so that iters which place nothing (extent 1,
-          // stride 0) do not stand in the way of fusion; canonical again
-          // afterwards, since fused iters may merge.
           Layout layout = canonicalize(attr.getLayout());
-          if (hierarchy) {
-            auto refuse = [&](const std::string &why) {
+          if (desc) {
+            Result<Layout> fused = fuseThreadAxesFor(layout, *desc);
+            if (!fused) {
               current->emitError()
                   << "cannot fuse the thread axes of " << attr.str() << " for "
-                  << target << ": " << why;
+                  << target << ": " << fused.message();
               failed = true;
               return std::make_pair(Attribute(attr), WalkResult::skip());
-            };
-            if (!hasWarpgroups)
-              for (const std::string &axis : layout.tile().axes())
-                if (getAxisScope(axis) == ScopeKind::Warpgroup ||
-                    axis == "wgid")
-                  return refuse(target +
-                                " has no warpgroups, but the layout "
-                                "uses axis '" +
-                                axis + "'");
-            Result<TileLayout> fused =
-                fuseThreadAxes(layout.tile(), *hierarchy);
-            if (!fused)
-              return refuse(fused.message());
-            layout = layout.swizzle() ? Layout(*layout.swizzle(), *fused)
-                                      : Layout(*fused);
+            }
+            layout = *fused;
           }
           LayoutAttrInterface canonical =
               getLayoutAttr(attr.getContext(), canonicalize(layout));
