@@ -54,6 +54,17 @@ TargetDescription::findMemorySpace(llvm::StringRef space) const {
   return nullptr;
 }
 
+llvm::StringRef TargetDescription::gridAxisName(unsigned dim) {
+  static constexpr llvm::StringLiteral names[] = {"bx", "by", "bz"};
+  assert(dim < 3 && "a grid has at most 3 dims");
+  return names[dim];
+}
+
+int64_t TargetDescription::maxGridExtent(unsigned dim) const {
+  const TargetAxis *axis = findAxis(gridAxisName(dim));
+  return axis ? axis->extent : 0;
+}
+
 std::string TargetDescription::axisNames() const {
   std::string out;
   for (const TargetAxis &a : axes) {
@@ -80,8 +91,9 @@ std::string TargetDescription::memorySpaceNames() const {
 
 namespace {
 // Axes every CUDA GPU has. Grid extents are the architectural maxima of
-// gridDim; the thread-axis extents are maxima, the kernel's launch
-// configuration fixes the actual ones.
+// gridDim (x up to 2^31 - 1, y and z up to 65535), which the kernel verifier
+// checks the launch against; the thread-axis extents are maxima, the
+// kernel's launch configuration fixes the actual ones.
 constexpr TargetAxis kGridAxes[] = {
     {"bx", 2147483647, "CTA index in the grid, x"},
     {"by", 65535, "CTA index in the grid, y"},
@@ -168,10 +180,12 @@ TargetDescription makeSm100a() {
   t.name = "sm_100a";
   t.description = "NVIDIA Blackwell: tcgen05, tensor memory";
   // Tensor memory: 128 lanes x 512 columns of 32-bit cells per SM.
+  // TCol coordinates count elements, packed into 32-bit columns.
   t.axes.push_back({"TLane", 128, "tensor-memory lane"});
-  t.axes.push_back({"TCol", 512, "tensor-memory column (32-bit cells)"});
-  t.memorySpaces.push_back(
-      {"tmem", 128 * 512 * 4, CapacityScope::CTA, "tensor memory"});
+  t.axes.push_back({"TCol", 512, "tensor-memory column", /*cellBits=*/32});
+  // Allocated by columns across all 128 lanes: a lane is a partition.
+  t.memorySpaces.push_back({"tmem", 128 * 512 * 4, CapacityScope::CTA,
+                            "tensor memory", /*partitions=*/128});
   return t;
 }
 
@@ -227,9 +241,10 @@ TargetDescription makeTrn1() {
             kDeviceAxis};
   t.memorySpaces = {
       {"hbm", 0, CapacityScope::Device, "device HBM"},
-      {"sbuf", 128 * 192 * 1024, CapacityScope::Core, "state buffer (SBUF)"},
+      {"sbuf", 128 * 192 * 1024, CapacityScope::Core, "state buffer (SBUF)",
+       /*partitions=*/128},
       {"psum", 128 * 16 * 1024, CapacityScope::Core,
-       "partial-sum buffer (PSUM)"},
+       "partial-sum buffer (PSUM)", /*partitions=*/128, /*banks=*/8},
   };
   return t;
 }

@@ -11,9 +11,10 @@
 // code generator alone; these check dispatch, per-warp execution and the
 // structural lowering around it.
 //
-// Operators run at cta, warp or thread scope. At warp (thread) scope every
-// warp (thread) works on its own tile of the global arrays and on its own
-// slice of shared buffers, so the kernels are race-free SPMD programs.
+// Operators run at cta, warp or thread scope, or in producer and consumer
+// partitions of a warp-specialized CTA. At warp (thread) scope every warp
+// (thread) works on its own tile of the global arrays and on its own slice
+// of shared buffers, so the kernels are race-free SPMD programs.
 //
 // Replicated destinations are read twice: directly (replica 0) and through a
 // whole-buffer slice whose layout writes the replica iter with a negated
@@ -79,9 +80,15 @@ struct Launch {
   Scope scope = Scope::CTA;
   int64_t grid = 1;
   int64_t threads = 128;
+  /// Warp specialization: producer warps [0, W/2) and consumer warps
+  /// [W/2, W) of the CTA, each pair of a producer and a consumer on its own
+  /// tile; the kernel defines %inst and %k in each partition.
+  bool specialized = false;
   int64_t warps() const { return threads / 32; }
-  /// Instances of the operators' scope per CTA.
+  /// Instances of the operators' scope per CTA (with their own tiles).
   int64_t instances() const {
+    if (specialized)
+      return warps() / 2;
     return scope == Scope::CTA ? 1 : scope == Scope::Warp ? warps() : threads;
   }
   /// Instances in the whole grid: each has its own tile of the globals.
@@ -235,7 +242,13 @@ public:
     ++depth;
     return iv;
   }
-  void endFor() {
+  void endFor() { close(); }
+  /// Opens a region: `text` ends with "{".
+  void open(const std::string &text) {
+    line(text);
+    ++depth;
+  }
+  void close() {
     --depth;
     line("}");
   }
@@ -329,6 +342,16 @@ public:
     all.layout = randomLayout(rng, stackedShape, opts);
     all.space = "shared";
     line(all.name + " = axe.alloc : " + all.type());
+    return instanceSlice(all, shape);
+  }
+
+  /// The running instance's tile of `all`, a stack of one `shape` tile per
+  /// instance along dim 0.
+  Buf instanceSlice(const Buf &all, llvm::ArrayRef<int64_t> shape) {
+    Buf b;
+    b.name = fresh("b");
+    b.shape.assign(shape.begin(), shape.end());
+    b.space = all.space;
     std::string start = fresh("start");
     line(start + " = arith.muli " + instanceInCTA() + ", " + index(shape[0]) +
          " : index");
@@ -444,18 +467,21 @@ public:
     os << "    axe.kernel grid [" << launch.grid << "] threads "
        << launch.threads << " {\n";
     os << "      %bx = axe.axis_id bx\n";
-    switch (launch.scope) {
-    case Scope::CTA:
-      os << "      %inst = arith.constant 0 : index\n"
-         << "      %k = arith.addi %bx, %inst : index\n";
-      break;
-    case Scope::Warp:
+    switch (launch.specialized ? Scope::Thread : launch.scope) {
     case Scope::Thread:
+      if (launch.specialized)
+        break;
+      [[fallthrough]];
+    case Scope::Warp:
       os << "      %inst = axe.axis_id "
          << (launch.scope == Scope::Warp ? "warpid" : "tx") << "\n"
          << "      %n = arith.constant " << launch.instances() << " : index\n"
          << "      %first = arith.muli %bx, %n : index\n"
          << "      %k = arith.addi %first, %inst : index\n";
+      break;
+    case Scope::CTA:
+      os << "      %inst = arith.constant 0 : index\n"
+         << "      %k = arith.addi %bx, %inst : index\n";
       break;
     }
     os << body.str();
@@ -992,6 +1018,66 @@ TEST_P(RandomDispatch, Elementwise) {
         yi[d] = 0;
     return xVal(inst, i) * float(inst + 1) + yVal(inst, yi);
   });
+}
+
+// Warp specialization: producer warps stage their tiles into their slices
+// of a shared buffer; after a CTA barrier the consumer warps copy theirs
+// into a buffer allocated inside their partition (per-warp registers or a
+// slice of shared memory) and store it, whole or by row blocks.
+TEST_P(RandomDispatch, WarpSpecialized) {
+  int seed = GetParam();
+  std::mt19937_64 rng(60000 + seed);
+  Launch launch;
+  launch.scope = Scope::Warp;
+  launch.specialized = true;
+  launch.grid = coin(rng, 50) ? 2 : 1;
+  launch.threads = coin(rng, 50) ? 128 : 256;
+  int64_t half = launch.warps() / 2;
+  KernelText k(launch);
+  Shape shape = smallShape(rng, 1 + seed % 3, 512);
+  GlobalArray &in = k.global(rng, shape);
+  auto value = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = 0;
+    for (int64_t v : x)
+      f = f * 41 + v;
+    return float(inst * 8192 + f + 1);
+  };
+  fillTiles(in, launch.total(), value);
+  Shape stackedShape{half};
+  stackedShape.append(shape.begin(), shape.end());
+  Buf all;
+  all.name = k.fresh("all");
+  all.shape = shape;
+  all.shape[0] *= half;
+  all.layout = randomLayout(rng, stackedShape, RandomLayoutOptions());
+  all.space = "shared";
+  k.line(all.name + " = axe.alloc : " + all.type());
+  std::string cHalf = k.index(half);
+  auto defineInstance = [&](const std::string &inst) {
+    k.line("%first = arith.muli %bx, " + cHalf + " : index");
+    k.line("%k = arith.addi %first, " + inst + " : index");
+  };
+  k.open("axe.warp_specialize {");
+  k.open("axe.partition warps [0, " + std::to_string(half) + ") {");
+  k.line("%inst = axe.axis_id warpid");
+  defineInstance("%inst");
+  Buf mine = k.instanceSlice(all, shape);
+  k.copy(k.view(in, shape), mine, coin(rng, 25));
+  k.line("axe.barrier at cta");
+  k.close();
+  k.open("axe.partition warps [" + std::to_string(half) + ", " +
+         std::to_string(launch.warps()) + ") {");
+  k.line("axe.barrier at cta");
+  k.line("%w = axe.axis_id warpid");
+  k.line("%inst = arith.subi %w, " + cHalf + " : index");
+  defineInstance("%inst");
+  Buf theirs = k.instanceSlice(all, shape);
+  Buf r = k.buffer(rng, shape, /*replicas=*/true);
+  k.copy(theirs, r, coin(rng, 25));
+  auto outs = storeResult(rng, k, r, coin(rng, 50));
+  k.close();
+  k.close();
+  checkOutputs(k, outs, value);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatch, ::testing::Range(1, 51));

@@ -36,12 +36,19 @@ enum class TargetKind {
 llvm::StringRef targetKindName(TargetKind kind);
 
 /// An axis the target has. `extent` is the largest number of distinct
-/// coordinates the hardware offers on it; 0 means it is fixed at launch time
-/// (grid and mesh axes), not by the architecture.
+/// coordinates the hardware offers on it (for bx/by/bz: the most CTAs a grid
+/// may have along that dim); 0 means the architecture does not bound it
+/// (device axes, memory axes that only a capacity bounds, a CPU's grid).
 struct TargetAxis {
   llvm::StringLiteral name;
   int64_t extent;
   llvm::StringLiteral description;
+  /// Nonzero for a memory axis whose hardware cells hold this many bits
+  /// while a layout's coordinates on it count elements (TCol: 32-bit
+  /// columns; 16-bit elements pack two to a column). `extent` then counts
+  /// cells, so a layout reaching coordinate c with b-bit elements takes
+  /// ceil((c + 1) * b / cellBits) of them.
+  int64_t cellBits = 0;
 };
 
 /// Who a memory space's capacity belongs to: a limit per CTA means every CTA
@@ -59,6 +66,25 @@ struct TargetMemorySpace {
   int64_t capacityBytes;
   CapacityScope capacityScope;
   llvm::StringLiteral description;
+  /// Partitions the space is split into (sbuf and psum: the P axis; tmem:
+  /// the TLane lanes); 0 for a space addressed linearly by m. Allocations
+  /// take the same addresses in every partition, so capacity is counted per
+  /// partition: bytesPerPartition() each.
+  int64_t partitions = 0;
+  /// Banks each partition is split into (psum); 0 when it has none. A layout
+  /// on the Bank axis keeps its free axis inside one bank of
+  /// bytesPerBank() and takes whole banks.
+  int64_t banks = 0;
+
+  bool isPartitioned() const { return partitions > 0; }
+  /// The capacity of one partition (of the whole space when unpartitioned).
+  int64_t bytesPerPartition() const {
+    return isPartitioned() ? capacityBytes / partitions : capacityBytes;
+  }
+  /// The capacity of one bank of one partition; 0 without banks.
+  int64_t bytesPerBank() const {
+    return banks > 0 ? bytesPerPartition() / banks : 0;
+  }
 };
 
 class TargetDescription {
@@ -90,6 +116,12 @@ public:
   bool hasClusters() const { return maxClusterSize > 1; }
   /// Threads per warpgroup; 0 without warpgroups.
   int64_t warpgroupSize() const { return warpSize * warpsPerWarpgroup; }
+
+  /// The most CTAs a grid may have along dim `dim` (0, 1, 2: the extent of
+  /// axis bx, by, bz); 0 when the target does not bound it.
+  int64_t maxGridExtent(unsigned dim) const;
+  /// "bx", "by", "bz".
+  static llvm::StringRef gridAxisName(unsigned dim);
 
   /// "laneid, warpid, ..." in declaration order, for diagnostics.
   std::string axisNames() const;

@@ -166,9 +166,8 @@ bool variesInCTA(AxisIdOp id) {
 /// between the threads of a CTA.
 class Dependences {
 public:
-  Dependences(KernelOp kernel, Operation *op, ScopeKind scope,
-              const CTAThreads &cta)
-      : kernel(kernel), op(op), scope(scope), cta(cta) {}
+  Dependences(KernelOp kernel, ScopeKind scope, const CTAThreads &cta)
+      : kernel(kernel), scope(scope), cta(cta) {}
 
   /// Values the operator reads that were defined outside it (its operands
   /// and what its regions capture).
@@ -274,7 +273,6 @@ public:
 
 private:
   KernelOp kernel;
-  Operation *op;
   ScopeKind scope;
   const CTAThreads &cta;
   DenseMap<Value, bool> memo;
@@ -319,14 +317,14 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
     plan.first = lo / per;
     plan.count = (hi - lo) / per;
   }
-  Dependences deps(kernel, op, plan.scope, *cta);
+  Dependences deps(kernel, plan.scope, *cta);
   for (Value v : Dependences::inputsOf(op))
     if (auto r = deps.collect(v); !r)
       return r.takeFailure();
   plan.rematerialized = std::move(deps.order);
-  plan.loop = plan.scope < ScopeKind::CTA &&
-              (plan.count > 1 || plan.first != 0 ||
-               !plan.rematerialized.empty());
+  plan.loop =
+      plan.scope < ScopeKind::CTA &&
+      (plan.count > 1 || plan.first != 0 || !plan.rematerialized.empty());
   return plan;
 }
 

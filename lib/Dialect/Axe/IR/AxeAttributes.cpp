@@ -177,8 +177,13 @@ Coord SwizzledLayoutAttr::getSpan() const {
   Coord span = getTileAttr().getSpan();
   int64_t block = int64_t(1)
                   << (getSwizzle().perElement + getSwizzle().swizzleLen);
-  int64_t m = span.get(kDefaultAxis);
-  span.set(kDefaultAxis, (m + block - 1) / block * block);
+  int64_t m = span.get(kDefaultAxis), rounded;
+  // The library keeps spans inside int64; rounding up to a block may not
+  // fit, and then INT64_MAX is the honest bound.
+  if (addOverflows(m, block - 1, rounded))
+    span.set(kDefaultAxis, INT64_MAX);
+  else
+    span.set(kDefaultAxis, rounded / block * block);
   return span;
 }
 

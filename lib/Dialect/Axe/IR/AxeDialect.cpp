@@ -99,29 +99,108 @@ axe::getAxisRanges(const TileLayout &layout) {
   return ranges;
 }
 
+/// Bytes that `elements` elements of `type` take, one element rounded up to
+/// whole bytes; saturates so that sums of footprints cannot wrap either.
+static int64_t elementBytes(BufferType type, int64_t elements) {
+  int64_t bytes;
+  if (mulOverflows(elements, (type.getElementBitWidth() + 7) / 8, bytes))
+    return INT64_MAX;
+  return bytes;
+}
+
+/// The number of distinct coordinates 0..hi on `axis`, from the layout's
+/// axis ranges; 1 when the layout does not use the axis.
+static int64_t reachOn(const std::map<std::string, std::pair<int64_t, int64_t>>
+                           &ranges,
+                       llvm::StringRef axis) {
+  auto it = ranges.find(axis.str());
+  // The library keeps every reachable coordinate + 1 inside int64.
+  return it == ranges.end() ? 1 : it->second.second + 1;
+}
+
 int64_t axe::getFootprintBytes(BufferType type) {
   Layout layout = type.getLayout();
   auto ranges = getAxisRanges(layout.tile());
-  auto it = ranges.find(std::string(kDefaultAxis));
-  if (it == ranges.end())
+  if (!ranges.count(std::string(kDefaultAxis)))
     return 0;
-  int64_t cells = it->second.second + 1;
+  int64_t cells = reachOn(ranges, kDefaultAxis);
   if (const std::optional<Swizzle> &sw = layout.swizzle()) {
     // A swizzle only permutes bits [M, M + B) of an address, so it keeps
     // every address inside its aligned block of 2^(M + B) cells.
     int64_t block = int64_t(1) << (sw->perElement + sw->swizzleLen);
-    cells = (cells + block - 1) / block * block;
+    int64_t rounded;
+    if (addOverflows(cells, block - 1, rounded))
+      return INT64_MAX;
+    cells = rounded / block * block;
   }
-  int64_t bits = type.getElementType().isIntOrIndexOrFloat()
-                     ? type.getElementType().getIntOrFloatBitWidth()
-                     : 0;
-  if (isa<IndexType>(type.getElementType()))
-    bits = 64;
-  // Saturates, so that summing footprints cannot wrap either.
-  int64_t bytes;
-  if (mulOverflows(cells, (bits + 7) / 8, bytes))
+  return elementBytes(type, cells);
+}
+
+int64_t axe::getCellsOn(BufferType type, const TargetAxis &axis) {
+  auto ranges = getAxisRanges(type.getLayout().tile());
+  int64_t elements = reachOn(ranges, axis.name);
+  if (axis.cellBits == 0)
+    return elements;
+  int64_t bits;
+  if (mulOverflows(elements, type.getElementBitWidth(), bits))
     return INT64_MAX;
-  return bytes;
+  return bits / axis.cellBits + (bits % axis.cellBits != 0);
+}
+
+std::optional<PartitionAxes> axe::getPartitionAxes(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::SBuf:
+    return PartitionAxes{"P", "F", ""};
+  case MemorySpace::PSum:
+    return PartitionAxes{"P", "F", "Bank"};
+  case MemorySpace::TMem:
+    return PartitionAxes{"TLane", "TCol", ""};
+  case MemorySpace::Global:
+  case MemorySpace::HBM:
+  case MemorySpace::Shared:
+  case MemorySpace::Reg:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+int64_t axe::getFootprintBytes(BufferType type,
+                               const TargetDescription &target) {
+  const TargetMemorySpace *space =
+      target.findMemorySpace(stringifyMemorySpace(type.getMemorySpace()));
+  std::optional<PartitionAxes> axes =
+      getPartitionAxes(type.getMemorySpace());
+  if (!space || !space->isPartitioned() || !axes)
+    return getFootprintBytes(type);
+  auto ranges = getAxisRanges(type.getLayout().tile());
+  if (!axes->bank.empty() && space->banks > 0 &&
+      ranges.count(axes->bank.str())) {
+    // Whole banks: the free axis stays inside each (getFreeAxisBytes).
+    int64_t bytes;
+    if (mulOverflows(reachOn(ranges, axes->bank), space->bytesPerBank(),
+                     bytes))
+      return INT64_MAX;
+    return bytes;
+  }
+  return getFreeAxisBytes(type, target);
+}
+
+int64_t axe::getFreeAxisBytes(BufferType type,
+                              const TargetDescription &target) {
+  std::optional<PartitionAxes> axes =
+      getPartitionAxes(type.getMemorySpace());
+  if (!axes)
+    return 0;
+  const TargetAxis *free = target.findAxis(axes->free);
+  if (free && free->cellBits > 0) {
+    int64_t bytes;
+    if (mulOverflows(getCellsOn(type, *free), free->cellBits / 8, bytes))
+      return INT64_MAX;
+    return bytes;
+  }
+  return elementBytes(type,
+                      reachOn(getAxisRanges(type.getLayout().tile()),
+                              axes->free));
 }
 
 namespace {
@@ -142,7 +221,8 @@ SpaceRule ruleFor(MemorySpace space) {
         true,  false, true,  false,
         false, false, false, "m, and cbx/cby/cbz across the CTAs of a cluster"};
   case MemorySpace::Reg:
-    return {true, true, false, false, false, false, false, "m and thread axes"};
+    return {true,  true,  false, false,
+            false, false, false, "m and the thread axes within a CTA"};
   case MemorySpace::TMem:
     return {false, false, false, false, false, false, true, "TLane and TCol"};
   case MemorySpace::SBuf:
@@ -164,8 +244,11 @@ bool allows(const SpaceRule &rule, llvm::StringRef axis) {
     return rule.tensorMemory;
   switch (axisKind(axis)) {
   case AxisKind::Thread:
+    // Registers belong to one thread of one CTA: a register buffer may be
+    // spread over the threads of a CTA, never over CTAs (a grid or cluster
+    // axis), whose registers no thread can reach.
     if (rule.thread)
-      return true;
+      return getAxisScope(axis) <= ScopeKind::CTA;
     return rule.clusterOnly && getAxisScope(axis) == ScopeKind::Cluster;
   case AxisKind::Device:
   case AxisKind::User:
@@ -185,9 +268,19 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
     if (allows(rule, axis))
       continue;
     std::string kind = axisKindName(axisKind(axis)).str();
+    if (axisKind(axis) == AxisKind::Thread) {
+      std::optional<ScopeKind> scope = getAxisScope(axis);
+      if (scope && *scope > ScopeKind::CTA)
+        kind += " axis across the CTAs of a " +
+                stringifyScopeKind(*scope).str();
+      else
+        kind += " axis";
+    } else {
+      kind += " axis";
+    }
     return "layout axis '" + axis + "' (a " + kind +
-           " axis) cannot place data in " + spaceName + " memory; " +
-           spaceName + " buffers are placed on " + rule.allowed.str();
+           ") cannot place data in " + spaceName + " memory; " + spaceName +
+           " buffers are placed on " + rule.allowed.str();
   }
   if (layout.isSwizzled() && !rule.m)
     return "a swizzle permutes m addresses, but " + spaceName +

@@ -78,10 +78,18 @@ BufferType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
     if (dim < 1)
       return emitError() << "buffer dims must be static and positive, got "
                          << shapeStr(shape);
-  if (!elementType.isIntOrIndexOrFloat())
-    return emitError() << "buffer element type must be an integer, index or "
-                          "float type, got "
+  // Only what every backend can store: index has no fixed width in memory
+  // and i0 holds nothing.
+  if (isa<IndexType>(elementType))
+    return emitError() << "buffer element type cannot be 'index', whose width "
+                          "in memory the backends do not fix; use i32 or i64";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "buffer element type must be an integer or float "
+                          "type, got "
                        << elementType;
+  if (elementType.getIntOrFloatBitWidth() == 0)
+    return emitError() << "buffer element type " << elementType
+                       << " has no bits to store";
   if (!layoutAttr)
     return emitError() << "buffer needs a layout";
   Result<int64_t> numElements = shapeSize(shape);
@@ -100,10 +108,10 @@ BufferType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t BufferType::getNumElements() const {
-  int64_t n = 1;
-  for (int64_t dim : getShape())
-    n *= dim;
-  return n;
+  Result<int64_t> n = shapeSize(getShape());
+  // Only a type built without its verifier (BufferType::get in a release
+  // build) can overflow; saturate rather than wrap.
+  return n ? *n : INT64_MAX;
 }
 
 BufferType BufferType::cloneWithLayout(LayoutAttrInterface layout) const {

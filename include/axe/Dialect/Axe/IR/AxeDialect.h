@@ -69,7 +69,35 @@ getAxisRanges(const TileLayout &layout);
 
 /// Bytes of `space` the layout occupies: (largest m coordinate + 1) times the
 /// element size, the swizzle's blocks included. 0 for layouts not on m.
+/// Saturates at INT64_MAX instead of wrapping.
 int64_t getFootprintBytes(BufferType type);
+
+/// The axes that address a partitioned memory space: which partition
+/// (`partition`), where inside it (`free`), and which bank of it (`bank`,
+/// empty when the space has no banks). sbuf: P, F; psum: P, F, Bank; tmem:
+/// TLane, TCol.
+struct PartitionAxes {
+  llvm::StringLiteral partition, free, bank;
+};
+/// The axes of a partitioned memory space; std::nullopt for a space
+/// addressed by m (global, hbm, shared, reg).
+std::optional<PartitionAxes> getPartitionAxes(MemorySpace space);
+
+/// How many of `axis`'s coordinates (or cells, for an axis with cellBits)
+/// the buffer reaches: largest coordinate + 1, rounded up to whole cells; 1
+/// when the layout does not use the axis. Saturates at INT64_MAX.
+int64_t getCellsOn(BufferType type, const TargetAxis &axis);
+
+/// Bytes the buffer takes within one partition of a partitioned space along
+/// its free axis (F: elements of whole bytes; TCol: whole 32-bit cells); 0
+/// for an unpartitioned space. Saturates at INT64_MAX.
+int64_t getFreeAxisBytes(BufferType type, const TargetDescription &target);
+
+/// Bytes of its memory space the buffer occupies on `target`, in the unit
+/// the target counts that space's capacity in: per partition for a
+/// partitioned space (getFreeAxisBytes, or whole banks when the layout uses
+/// Bank), getFootprintBytes(type) otherwise. Saturates at INT64_MAX.
+int64_t getFootprintBytes(BufferType type, const TargetDescription &target);
 
 /// Why `layout` cannot place data in `space` (an axis the space does not
 /// have), or std::nullopt when it can.

@@ -16,7 +16,9 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
   let summary = "A logical tile placed by a layout in a memory space";
   let description = [{
     A tile with a static logical shape and element type whose elements a
-    layout places in a memory space:
+    layout places in a memory space. Elements are integers (of at least 1
+    bit) or floats: `index` has no width in memory that every backend
+    agrees on, and `i0` has nothing to store.
 
     ```mlir
     !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
@@ -25,7 +27,8 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
 
     The verifier checks that the layout admits the shape and that the axes
     it uses exist in the memory space: `m` (and cluster CTA axes) in shared
-    memory, thread axes and `m` in registers, `TLane`/`TCol` in tensor
+    memory, `m` and the thread axes within a CTA (not `bx`/`by`/`bz` or
+    `cbx`/`cby`/`cbz`) in registers, `TLane`/`TCol` in tensor
     memory, `P`/`F` in `sbuf` (and `Bank` in `psum`), `m` and device axes in
     `global`/`hbm`. Swizzles act on `m`, so a swizzled layout needs a memory
     space addressed by `m`.
@@ -51,7 +54,13 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
     /// The layout as a library value.
     ::axe::Layout getLayout() const { return getLayoutAttr().getLayout(); }
     int64_t getRank() const { return getShape().size(); }
+    /// The number of elements; the verifier keeps it inside int64.
     int64_t getNumElements() const;
+    /// Bits of one element (the verifier admits only integer and float
+    /// elements of at least 1 bit).
+    unsigned getElementBitWidth() const {
+      return getElementType().getIntOrFloatBitWidth();
+    }
     /// The same buffer with another layout (which must admit the shape).
     BufferType cloneWithLayout(::axe::LayoutAttrInterface layout) const;
     /// The same buffer with another shape and layout.
