@@ -1,6 +1,7 @@
 //===- CanonicalizeTest.cpp - Canonical form, gap condition, equivalence --===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 
@@ -14,12 +15,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 TileLayout make(IterList shard, IterList replica = {}, Coord offset = {}) {
   Result<TileLayout> l = TileLayout::create(shard, replica, offset);

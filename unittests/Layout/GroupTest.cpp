@@ -1,6 +1,7 @@
 //===- GroupTest.cpp - Grouping a layout's shard by a logical shape -------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 
@@ -13,12 +14,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 GroupedLayout groupOrDie(llvm::StringRef text, llvm::ArrayRef<int64_t> shape) {
   Result<GroupedLayout> g = group(parseOrDie(text), shape);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/HardwareLayouts.h"
@@ -35,12 +36,6 @@ namespace {
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t k2p62 = int64_t(1) << 62;
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 /// The generators' seed: `base`, moved by AXE_FUZZ_SEED when set, so that
 /// a longer fuzzing session can explore other inputs with the same checks.

@@ -1,6 +1,7 @@
 //===- SliceTest.cpp - Layouts of box regions, known and aligned starts ---===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 
@@ -12,12 +13,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 using Vec = std::vector<int64_t>;
 

@@ -1,6 +1,7 @@
 //===- TileLayoutTest.cpp - Construction, apply, inverse, span, notation --===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/TileLayout.h"
 
@@ -10,12 +11,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << l.message();
-  return l ? *l : TileLayout();
-}
 
 Coord coord(std::initializer_list<std::pair<const char *, int64_t>> entries) {
   Coord c;

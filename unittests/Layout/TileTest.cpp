@@ -1,6 +1,7 @@
 //===- TileTest.cpp - tile, tile_of, tile_of_outer, direct sum ------------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 
@@ -10,12 +11,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout parseOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 //===----------------------------------------------------------------------===//
 // Reference helpers (independent of the algebra)

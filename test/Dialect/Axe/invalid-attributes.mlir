@@ -58,6 +58,12 @@ func.func private @f() attributes {s = #axe.scope<mesh<dx = 0>>}
 
 // -----
 
+// A quoted mesh axis parses as any string; the verifier wants an identifier.
+// expected-error @+1 {{invalid mesh axis name '1x'}}
+func.func private @f() attributes {s = #axe.scope<mesh<"1x" = 2>>}
+
+// -----
+
 // expected-error @+1 {{unknown target 'sm_75'; known targets: sm_80, sm_90, sm_100a, cpu, trn1}}
 func.func private @f() attributes {t = #axe.target<"sm_75">}
 
@@ -97,7 +103,7 @@ func.func private @f(!axe.buffer<128x4xf32, #axe.layout<S[(128, 4) : (1@TLane, 1
 
 // -----
 
-// expected-error @+1 {{layout axis 'TCol' (a memory axis) cannot place data in reg memory; reg buffers are placed on m and thread axes}}
+// expected-error @+1 {{layout axis 'TCol' (a memory axis) cannot place data in reg memory; reg buffers are placed on m and the thread axes within a CTA}}
 func.func private @f(!axe.buffer<4xf32, #axe.layout<S[4 : 1@TCol]>, reg>)
 
 // -----
@@ -112,7 +118,7 @@ func.func private @f(!axe.buffer<2x128xf32, #axe.layout<S[(2, 128) : (1@Bank, 1@
 
 // -----
 
-// expected-error @+1 {{layout axis 'gpuid' (a device axis) cannot place data in reg memory; reg buffers are placed on m and thread axes}}
+// expected-error @+1 {{layout axis 'gpuid' (a device axis) cannot place data in reg memory; reg buffers are placed on m and the thread axes within a CTA}}
 func.func private @f(!axe.buffer<4xf32, #axe.layout<S[4 : 1@gpuid]>, reg>)
 
 // -----
@@ -147,5 +153,38 @@ func.func private @f(!axe.buffer<?x8xf32, #axe.layout<S[8 : 1]>, reg>)
 
 // -----
 
-// expected-error @+1 {{buffer element type must be an integer, index or float type, got 'vector<4xf32>'}}
+// expected-error @+1 {{buffer element type must be an integer or float type, got 'vector<4xf32>'}}
 func.func private @f(!axe.buffer<8xvector<4xf32>, #axe.layout<S[8 : 1]>, reg>)
+
+// -----
+
+// No backend fixes how wide an index is in memory.
+// expected-error @+1 {{buffer element type cannot be 'index', whose width in memory the backends do not fix; use i32 or i64}}
+func.func private @f(!axe.buffer<8xindex, #axe.layout<S[8 : 1]>, reg>)
+
+// -----
+
+// expected-error @+1 {{buffer element type 'i0' has no bits to store}}
+func.func private @f(!axe.buffer<8xi0, #axe.layout<S[8 : 1]>, shared>)
+
+// -----
+
+// expected-error @+1 {{buffer dims must be static and positive, got 0x8}}
+func.func private @f(!axe.buffer<0x8xf32, #axe.layout<S[8 : 1]>, reg>)
+
+// -----
+
+// expected-error @+1 {{invalid buffer shape: the size of shape 4294967296x4294967296x4 overflows int64}}
+func.func private @f(!axe.buffer<4294967296x4294967296x4xf32, #axe.layout<S[8 : 1]>, reg>)
+
+// -----
+
+// Registers belong to the threads of one CTA: a register buffer cannot be
+// spread over the CTAs of a grid or a cluster.
+// expected-error @+1 {{layout axis 'bx' (a thread axis across the CTAs of a kernel) cannot place data in reg memory; reg buffers are placed on m and the thread axes within a CTA}}
+func.func private @f(!axe.buffer<8xf32, #axe.layout<S[8 : 1@bx]>, reg>)
+
+// -----
+
+// expected-error @+1 {{layout axis 'cby' (a thread axis across the CTAs of a cluster) cannot place data in reg memory}}
+func.func private @f(!axe.buffer<2x32xf32, #axe.layout<S[(2, 32) : (1@cby, 1@laneid)]>, reg>)

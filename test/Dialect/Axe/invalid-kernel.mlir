@@ -40,6 +40,71 @@ func.func @cluster_dim() {
 
 // -----
 
+func.func @cluster_rank() {
+  // expected-error @+1 {{'axe.kernel' op cluster needs 1 to 3 dims, got 4}}
+  axe.kernel grid [1] threads 32 cluster [1, 1, 1, 1] {
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_rank_empty() {
+  // expected-error @+1 {{'axe.kernel' op cluster needs 1 to 3 dims, got 0}}
+  axe.kernel grid [1] threads 32 cluster [] {
+  }
+  return
+}
+
+// -----
+
+// 2^32 x 2^32 CTAs would wrap to 0 in int64 and pass as a small cluster.
+func.func @cluster_overflow() {
+  // expected-error @+1 {{'axe.kernel' op cluster [4294967296, 4294967296, 1] has more CTAs than int64 can count}}
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 128 cluster [4294967296, 4294967296, 1] {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_overflow(%n: index) {
+  // expected-error @+1 {{'axe.kernel' op grid [4294967296, ?, 4294967296] has more CTAs than int64 can count}}
+  axe.kernel grid [4294967296, %n, 4294967296] threads 32 {
+  }
+  return
+}
+
+// -----
+
+// CUDA grids reach 2^31 - 1 CTAs along x and 65535 along y and z.
+func.func @grid_x_limit() {
+  // expected-error @+1 {{'axe.kernel' op grid dim 0 (bx) is 9223372036854775807, but sm_80 allows at most 2147483647 CTAs along it}}
+  axe.kernel on #axe.target<"sm_80"> grid [9223372036854775807, 1] threads 128 {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_y_limit() {
+  // expected-error @+1 {{'axe.kernel' op grid dim 1 (by) is 65536, but sm_90 allows at most 65535 CTAs along it}}
+  axe.kernel on #axe.target<"sm_90"> grid [2147483647, 65536] threads 128 {
+  }
+  return
+}
+
+// -----
+
+func.func @grid_z_limit() {
+  // expected-error @+1 {{'axe.kernel' op grid dim 2 (bz) is 70000, but sm_100a allows at most 65535 CTAs along it}}
+  axe.kernel on #axe.target<"sm_100a"> grid [1, 1, 70000] threads 128 {
+  }
+  return
+}
+
+// -----
+
 func.func @nested() {
   axe.kernel grid [1] threads 32 {
     // expected-error @+1 {{'axe.kernel' op cannot be nested in another axe.kernel}}
@@ -123,6 +188,36 @@ func.func @lanes_beyond_warp() {
 
 // -----
 
+func.func @warpgroups_beyond_launch() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    // expected-error @+1 {{'axe.alloc' op places data on wgid 0..3, but the kernel has 2 warpgroups (256 threads per CTA)}}
+    %r = axe.alloc : !axe.buffer<4xf32, #axe.layout<S[4 : 1@wgid]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @warps_beyond_warpgroup() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    // expected-error @+1 {{'axe.alloc' op places data on wid_in_wg 0..7, but a warpgroup has 4 warps}}
+    %r = axe.alloc : !axe.buffer<8xf32, #axe.layout<S[8 : 1@wid_in_wg]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @threads_beyond_warpgroup() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    // expected-error @+1 {{'axe.alloc' op places data on tid_in_wg 0..255, but a warpgroup has 128 threads}}
+    %r = axe.alloc : !axe.buffer<256xf32, #axe.layout<S[256 : 1@tid_in_wg]>, reg>
+  }
+  return
+}
+
+// -----
+
 func.func @negative_coordinate() {
   axe.kernel grid [1] threads 64 {
     // expected-error @+1 {{'axe.alloc' op places data on tx -63..0, but the kernel has 64 threads per CTA}}
@@ -157,6 +252,141 @@ func.func @no_tmem_on_sm90() {
   axe.kernel on #axe.target<"sm_90"> grid [1] threads 128 {
     // expected-error @+1 {{'axe.alloc' op uses tmem memory, which sm_90 does not have (it has global, shared, reg)}}
     %t = axe.alloc : !axe.buffer<128x8xf32, #axe.layout<S[(128, 8) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+// Memory axes stay inside the target's extents.
+func.func @sbuf_partitions() {
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.alloc' op places data on P 0..255, but trn1's P axis (scratchpad partition) has extent 128}}
+    %s = axe.alloc : !axe.buffer<256x16xf32, #axe.layout<S[(256, 16) : (1@P, 1@F)]>, sbuf>
+  }
+  return
+}
+
+// -----
+
+func.func @tmem_lanes() {
+  axe.kernel on #axe.target<"sm_100a"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places data on TLane 0..255, but sm_100a's TLane axis (tensor-memory lane) has extent 128}}
+    %t = axe.alloc : !axe.buffer<256x16xf32, #axe.layout<S[(256, 16) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+// TCol counts elements; tensor memory has 512 columns of 32 bits.
+func.func @tmem_columns() {
+  axe.kernel on #axe.target<"sm_100a"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places 32-bit elements on TCol 0..512, which takes 513 32-bit cells, but sm_100a's TCol axis (tensor-memory column) has 512}}
+    %t = axe.alloc : !axe.buffer<128x513xf32, #axe.layout<S[(128, 513) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+// Wider elements take more than one column each.
+func.func @tmem_columns_wide() {
+  axe.kernel on #axe.target<"sm_100a"> grid [1] threads 128 {
+    // expected-error @+1 {{'axe.alloc' op places 64-bit elements on TCol 0..299, which takes 600 32-bit cells, but sm_100a's TCol axis (tensor-memory column) has 512}}
+    %t = axe.alloc : !axe.buffer<128x300xi64, #axe.layout<S[(128, 300) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+func.func @psum_banks() {
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.alloc' op places data on Bank 0..15, but trn1's Bank axis (PSUM bank) has extent 8}}
+    %p = axe.alloc : !axe.buffer<128x16x512xf32, #axe.layout<S[(128, 16, 512) : (1@P, 1@Bank, 1@F)]>, psum>
+  }
+  return
+}
+
+// -----
+
+// A layout on Bank addresses each bank with F: 1024 f32 overflow a 2 KiB bank.
+func.func @psum_bank_overflow() {
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.alloc' op places 4096 bytes on F in each psum bank, but a bank of trn1 holds 2048 bytes per partition}}
+    %p = axe.alloc : !axe.buffer<128x2x1024xf32, #axe.layout<S[(128, 2, 1024) : (1@P, 1@Bank, 1@F)]>, psum>
+  }
+  return
+}
+
+// -----
+
+// Buffers from outside the kernel are held to the target's axes too.
+func.func @argument_beyond_partitions(%s: !axe.buffer<256xf32, #axe.layout<S[256 : 1@P]>, sbuf>) {
+  %zero = arith.constant 0.0 : f32
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    // expected-error @+1 {{'axe.fill' op places data on P 0..255, but trn1's P axis (scratchpad partition) has extent 128}}
+    axe.fill %s, %zero at cta : !axe.buffer<256xf32, #axe.layout<S[256 : 1@P]>, sbuf>
+  }
+  return
+}
+
+// -----
+
+// Allocations of each memory space fit its capacity.
+func.func @psum_capacity() {
+  // expected-error @+1 {{'axe.kernel' op allocates 4194304 bytes of psum memory in each of its 128 partitions (P); trn1 allows 16384 per partition}}
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    %p = axe.alloc : !axe.buffer<128x1048576xf32, #axe.layout<S[(128, 1048576) : (1@P, 1@F)]>, psum>
+  }
+  return
+}
+
+// -----
+
+// Banked buffers take whole 2 KiB banks: 6 + 3 banks of the 8.
+func.func @psum_capacity_banks() {
+  // expected-error @+1 {{'axe.kernel' op allocates 18432 bytes of psum memory in each of its 128 partitions (P); trn1 allows 16384 per partition}}
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    %a = axe.alloc : !axe.buffer<128x6x512xf32, #axe.layout<S[(128, 6, 512) : (1@P, 1@Bank, 1@F)]>, psum>
+    %b = axe.alloc : !axe.buffer<128x3x512xf32, #axe.layout<S[(128, 3, 512) : (1@P, 1@Bank, 1@F)]>, psum>
+  }
+  return
+}
+
+// -----
+
+// 192 KiB of SBUF per partition: 128 KiB + 64 KiB + 2 bytes.
+func.func @sbuf_capacity() {
+  // expected-error @+1 {{'axe.kernel' op allocates 196610 bytes of sbuf memory in each of its 128 partitions (P); trn1 allows 196608 per partition}}
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    %a = axe.alloc : !axe.buffer<128x32768xf32, #axe.layout<S[(128, 32768) : (1@P, 1@F)]>, sbuf>
+    %b = axe.alloc : !axe.buffer<128x32769xf16, #axe.layout<S[(128, 32769) : (1@P, 1@F)]>, sbuf>
+  }
+  return
+}
+
+// -----
+
+// Tensor memory is allocated by columns across its 128 lanes: 256 + 384
+// columns of 4 bytes.
+func.func @tmem_capacity() {
+  // expected-error @+1 {{'axe.kernel' op allocates 2560 bytes of tmem memory in each of its 128 partitions (TLane); sm_100a allows 2048 per partition}}
+  axe.kernel on #axe.target<"sm_100a"> grid [1] threads 128 {
+    %a = axe.alloc : !axe.buffer<128x256xf32, #axe.layout<S[(128, 256) : (1@TLane, 1@TCol)]>, tmem>
+    %b = axe.alloc : !axe.buffer<64x384xf32, #axe.layout<S[(64, 384) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  return
+}
+
+// -----
+
+// 255 32-bit registers per thread.
+func.func @reg_capacity() {
+  // expected-error @+1 {{'axe.kernel' op allocates 1024 bytes of reg memory; sm_80 allows 1020 per thread}}
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 32 {
+    %r = axe.alloc : !axe.buffer<32x256xf32, #axe.layout<S[(32, 256) : (1@laneid, 1)]>, reg>
   }
   return
 }

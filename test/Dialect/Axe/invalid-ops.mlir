@@ -270,6 +270,71 @@ func.func @ew_side_effects(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, share
 // Barriers, allocation
 //===----------------------------------------------------------------------===//
 
+// The generic form can leave out the outputs the custom form requires.
+func.func @ew_no_outputs(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op needs at least one output}}
+  "axe.elementwise"(%a) <{operandSegmentSizes = array<i32: 1, 0>, scope = #axe.scope<cta>}> ({
+  ^bb0(%v: f32):
+    axe.yield
+  }) : (!axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) -> ()
+  return
+}
+
+// -----
+
+// A terminator that may sit anywhere, but is not axe.yield.
+func.func @ew_terminator(%a: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>,
+                         %b: !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.elementwise' op body must end with axe.yield}}
+  axe.elementwise ins(%a : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>)
+      outs(%b : !axe.buffer<16xf32, #axe.layout<S[16 : 1]>, shared>) at cta {
+  ^bb0(%v: f32):
+    llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+// The accumulator is written while the inputs are read.
+func.func @gemm_alias(%a: !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op accumulator C is also input A; C += A x B must not write an input it reads}}
+  axe.gemm %a, %a into %a at cta
+      : !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>, !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>
+        into !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>
+  return
+}
+
+// -----
+
+func.func @gemm_alias_b(%a: !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>,
+                        %b: !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>) {
+  // expected-error @+1 {{'axe.gemm' op accumulator C is also input B; C += A x B must not write an input it reads}}
+  axe.gemm %a, %b into %b at cta
+      : !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>, !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>
+        into !axe.buffer<4x4xf32, #axe.layout<S[16 : 1]>, shared>
+  return
+}
+
+// -----
+
+// Rows [0, 4) and [2, 6) of one buffer share rows 2 and 3, through a chain
+// of slices.
+!big = !axe.buffer<8x4xf32, #axe.layout<S[(8, 4) : (4, 1)]>, shared>
+func.func @gemm_overlap(%s: !big) {
+  %a = axe.slice %s[0, 0] : !big -> !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+  %h = axe.slice %s[1, 0] : !big -> !axe.buffer<6x4xf32, #axe.layout<S[(6, 4) : (4, 1)] + 4>, shared>
+  %c = axe.slice %h[1, 0] : !axe.buffer<6x4xf32, #axe.layout<S[(6, 4) : (4, 1)] + 4>, shared>
+      -> !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 8>, shared>
+  // expected-error @+1 {{'axe.gemm' op accumulator C overlaps input A (both are slices of one buffer that share elements); C += A x B must not write an input it reads}}
+  axe.gemm %a, %a into %c at cta
+      : !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>, !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+        into !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 8>, shared>
+  return
+}
+
+// -----
+
 func.func @barrier_thread() {
   // expected-error @+1 {{'axe.barrier' op at thread scope synchronizes nothing}}
   axe.barrier at thread
@@ -297,5 +362,19 @@ func.func @alloc_hbm() {
 func.func @bad_scope() {
   // expected-error @+1 {{unknown scope 'block'}}
   axe.barrier at block
+  return
+}
+
+// -----
+
+// Op verifiers run before dominance: the overlap check must not follow a
+// cycle of slices forever.
+!t = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+func.func @gemm_slice_cycle(%b: !t) {
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  %a = axe.slice %c[0, 0] : !t -> !t
+  // expected-note @+1 {{operand defined here}}
+  %c = axe.slice %a[0, 0] : !t -> !t
+  axe.gemm %b, %b into %a at cta : !t, !t into !t
   return
 }

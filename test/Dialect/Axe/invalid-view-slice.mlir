@@ -100,6 +100,41 @@ func.func @view_distributed_rank(%A: memref<64x128xf32>) {
 
 // -----
 
+func.func @view_distributed_low_rank(%A: memref<16x1xf32>) {
+  // expected-error @+1 {{'axe.view' op a distributed view of a rank-2 memref needs rank >= 2, got 1}}
+  %v = axe.view %A[0, 0] : memref<16x1xf32> -> !axe.buffer<64xf32, #axe.layout<S[(4, 16) : (1@gpuid, 1)]>, global>
+  return
+}
+
+// -----
+
+// The shape 3x2 cuts the iter of extent 2 (on gpuid) in a place it cannot.
+func.func @view_unsplittable(%A: memref<2x3xf32>) {
+  // expected-error @+1 {{'axe.view' op cannot split the layout S[(2, 3) : (1@gpuid, 1)] by the shape 3x2: cannot group S[(2, 3) : (1@gpuid, 1)] by shape 3x2: dim 0 (extent 3) still needs a factor 3 at iter (2 : 1@gpuid), and neither of 3 and 2 divides the other}}
+  %v = axe.view %A[0, 0] : memref<2x3xf32> -> !axe.buffer<3x2xf32, #axe.layout<S[(2, 3) : (1@gpuid, 1)]>, global>
+  return
+}
+
+// -----
+
+// Strides this large put the tile's last element past the int64 range.
+func.func @view_stride_overflow(%A: memref<2x2xf32, strided<[9223372036854775807, 1]>>) {
+  // expected-error @+1 {{'axe.view' op the memref's strides give no layout: iter (2, 1@m) reaches past the int64 range on axis 'm'}}
+  %v = axe.view %A[0, 0] : memref<2x2xf32, strided<[9223372036854775807, 1]>> -> !axe.buffer<2x2xf32, #axe.layout<S[(2, 2) : (2, 1)]>, global>
+  return
+}
+
+// -----
+
+// An offset on m moves every device's shard, which the memref cannot say.
+func.func @view_distributed_offset(%A: memref<16xf32>) {
+  // expected-error @+1 {{'axe.view' op result layout S[(2, 16) : (1@gpuid, 1)] + 5 distributes the memref's tile over 'm'; only device axes may distribute a view}}
+  %v = axe.view %A[0] : memref<16xf32> -> !axe.buffer<32xf32, #axe.layout<S[(2, 16) : (1@gpuid, 1)] + 5>, global>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Slices
 //===----------------------------------------------------------------------===//
@@ -219,5 +254,18 @@ func.func @slice_huge_start(%s: !axe.buffer<128x64xf16, #sh, shared>) {
 func.func @view_huge_offset(%A: memref<1024x512xf16>) {
   // expected-error @+1 {{'axe.view' op the tile spans [9223372036854775807, +128) of memref dim 0, beyond its extent 1024}}
   %v = axe.view %A[9223372036854775807, 0] : memref<1024x512xf16> -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (512, 1)]>, global>
+  return
+}
+
+// -----
+
+// A replica reaching down to the int64 limit cannot be canonicalized, so
+// the library cannot tell the two layouts apart; the verifier says so.
+#neg = #axe.layout<S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387894>
+#neg1 = #axe.layout<S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387893>
+
+func.func @slice_undecidable(%s: !axe.buffer<8xf32, #neg, shared>) {
+  // expected-error @+1 {{'axe.slice' op cannot decide whether S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387893 and S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387894 are the same layout: cannot decide equivalence of S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387893 and S[8 : 1] + R[2 : -4611686018427387904] + -4611686018427387894: their offsets are too close to the int64 limits to canonicalize}}
+  %r = axe.slice %s[0] : !axe.buffer<8xf32, #neg, shared> -> !axe.buffer<8xf32, #neg1, shared>
   return
 }

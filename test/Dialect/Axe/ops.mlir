@@ -194,3 +194,44 @@ func.func @outside_kernel(%a: !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, shared>,
   %d = axe.axis_id gpuid
   return %d : index
 }
+
+// -----
+
+// Buffers right at the targets' limits verify: 16-bit elements pack two to a
+// 32-bit tensor-memory column, so 1024 of them fill TMEM's 512 columns; 8
+// full PSUM banks; 192 KiB of each SBUF partition; the largest CUDA grid.
+// CHECK-LABEL: func.func @at_the_limits
+// CHECK: axe.alloc : !axe.buffer<128x1024xf16, #axe.layout<S[(128, 1024) : (1@TLane, 1@TCol)]>, tmem>
+// CHECK: axe.alloc : !axe.buffer<128x4096xf32, #axe.layout<S[(128, 8, 512) : (1@P, 1@Bank, 1@F)]>, psum>
+// CHECK: axe.alloc : !axe.buffer<128x49152xf32, #axe.layout<S[(128, 49152) : (1@P, 1@F)]>, sbuf>
+// CHECK: axe.kernel on #axe.target<"sm_90"> grid [2147483647, 65535, 65535] threads 32
+func.func @at_the_limits() {
+  axe.kernel on #axe.target<"sm_100a"> grid [1] threads 128 {
+    %t = axe.alloc : !axe.buffer<128x1024xf16, #axe.layout<S[(128, 1024) : (1@TLane, 1@TCol)]>, tmem>
+  }
+  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+    %p = axe.alloc : !axe.buffer<128x4096xf32, #axe.layout<S[(128, 8, 512) : (1@P, 1@Bank, 1@F)]>, psum>
+    %s = axe.alloc : !axe.buffer<128x49152xf32, #axe.layout<S[(128, 49152) : (1@P, 1@F)]>, sbuf>
+  }
+  axe.kernel on #axe.target<"sm_90"> grid [2147483647, 65535, 65535] threads 32 {
+  }
+  return
+}
+
+// -----
+
+// An accumulator and inputs in disjoint regions of one buffer.
+// CHECK-LABEL: func.func @gemm_disjoint_slices
+// CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at thread
+!tile = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, reg>
+func.func @gemm_disjoint_slices(%s: !axe.buffer<12x4xf32, #axe.layout<S[(12, 4) : (4, 1)]>, reg>) {
+  %a = axe.slice %s[0, 0] : !axe.buffer<12x4xf32, #axe.layout<S[(12, 4) : (4, 1)]>, reg> -> !tile
+  %b = axe.slice %s[4, 0] : !axe.buffer<12x4xf32, #axe.layout<S[(12, 4) : (4, 1)]>, reg>
+      -> !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 16>, reg>
+  %c = axe.slice %s[8, 0] : !axe.buffer<12x4xf32, #axe.layout<S[(12, 4) : (4, 1)]>, reg>
+      -> !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 32>, reg>
+  axe.gemm %a, %b into %c at thread
+      : !tile, !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 16>, reg>
+        into !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 32>, reg>
+  return
+}

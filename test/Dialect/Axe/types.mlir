@@ -33,14 +33,14 @@ func.func private @sbuf(!axe.buffer<128x512xf16, #axe.layout<S[(128, 512) : (1@P
 // CHECK-LABEL: func.func private @psum(!axe.buffer<128x1024xf32, #axe.layout<S[(128, 2, 512) : (1@P, 1@Bank, 1@F)]>, psum>)
 func.func private @psum(!axe.buffer<128x1024xf32, #axe.layout<S[(128, 2, 512) : (1@P, 1@Bank, 1@F)]>, psum>)
 
-// Integer and index elements, a rank-0 buffer, a rank-3 buffer.
+// Integer elements (i1 too), a rank-0 buffer, a rank-3 buffer.
 // CHECK-LABEL: func.func private @elements
 // CHECK-SAME: !axe.buffer<16xi8, #axe.layout<S[16 : 1]>, shared>
-// CHECK-SAME: !axe.buffer<4xindex, #axe.layout<S[4 : 1]>, reg>
+// CHECK-SAME: !axe.buffer<4xi1, #axe.layout<S[4 : 1]>, reg>
 // CHECK-SAME: !axe.buffer<f32, #axe.layout<S[1 : 1]>, reg>
 // CHECK-SAME: !axe.buffer<2x3x4xf64, #axe.layout<S[(2, 3, 4) : (12, 4, 1)]>, global>
 func.func private @elements(!axe.buffer<16xi8, #axe.layout<S[16 : 1]>, shared>,
-                            !axe.buffer<4xindex, #axe.layout<S[4 : 1]>, reg>,
+                            !axe.buffer<4xi1, #axe.layout<S[4 : 1]>, reg>,
                             !axe.buffer<f32, #axe.layout<S[1 : 1]>, reg>,
                             !axe.buffer<2x3x4xf64, #axe.layout<S[(2, 3, 4) : (12, 4, 1)]>, global>)
 

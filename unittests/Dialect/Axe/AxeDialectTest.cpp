@@ -161,6 +161,96 @@ TEST_F(AxeDialectTest, Owners) {
   EXPECT_EQ(getAxisScope("m"), std::nullopt);
 }
 
+/// The diagnostic a getChecked call reports, or "" when it reports none.
+template <typename Fn> std::string diagnosticOf(MLIRContext &context, Fn &&fn) {
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  fn();
+  return message;
+}
+
+// Invariants the parsers cannot violate (they build scopes and buffers only
+// from what they read) but C++ callers can; getChecked reports them.
+TEST_F(AxeDialectTest, CheckedConstructionFromCpp) {
+  auto emit = [&] { return emitError(UnknownLoc::get(&context)); };
+  StringAttr dx = StringAttr::get(&context, "dx");
+  EXPECT_EQ(diagnosticOf(context,
+                         [&] {
+                           EXPECT_FALSE(ScopeAttr::getChecked(
+                               emit, &context, ScopeKind::CTA, {dx}, {2}));
+                         }),
+            "only a mesh scope has axes");
+  EXPECT_EQ(diagnosticOf(context,
+                         [&] {
+                           EXPECT_FALSE(ScopeAttr::getChecked(
+                               emit, &context, ScopeKind::Mesh, {dx}, {2, 2}));
+                         }),
+            "a mesh scope needs one extent per axis");
+  EXPECT_EQ(diagnosticOf(context,
+                         [&] {
+                           EXPECT_FALSE(BufferType::getChecked(
+                               emit, &context, llvm::ArrayRef<int64_t>{8},
+                               f32(), LayoutAttrInterface(), MemorySpace::Reg));
+                         }),
+            "buffer needs a layout");
+}
+
+} // namespace
+
+// An op that holds a layout without its `#axe.layout` prefix, as an ODS
+// format `$layout` of a LayoutAttr would: MLIR then hands the layout's
+// parser tokens it has not checked for balanced brackets (it checks the
+// body of every `#axe.layout<...>`). Outside the anonymous namespace so
+// that its TypeID needs no explicit definition.
+namespace axe_test {
+class StrippedLayoutOp : public Op<StrippedLayoutOp, OpTrait::ZeroOperands,
+                                   OpTrait::ZeroResults, OpTrait::ZeroRegions> {
+public:
+  using Op::Op;
+  static llvm::StringRef getOperationName() { return "axetest.layout"; }
+  static llvm::ArrayRef<llvm::StringRef> getAttributeNames() { return {}; }
+  static ParseResult parse(OpAsmParser &parser, OperationState &state) {
+    LayoutAttr layout;
+    if (parser.parseCustomAttributeWithFallback(layout))
+      return failure();
+    state.addAttribute("layout", layout);
+    return success();
+  }
+  void print(OpAsmPrinter &printer) {
+    printer << " ";
+    printer.printStrippedAttrOrType(
+        cast<LayoutAttr>((*this)->getAttr("layout")));
+  }
+};
+
+class TestDialect : public Dialect {
+public:
+  explicit TestDialect(MLIRContext *context)
+      : Dialect(getDialectNamespace(), context, TypeID::get<TestDialect>()) {
+    addOperations<StrippedLayoutOp>();
+  }
+  static llvm::StringRef getDialectNamespace() { return "axetest"; }
+};
+} // namespace axe_test
+
+namespace {
+
+TEST_F(AxeDialectTest, UnprefixedLayoutChecksItsBrackets) {
+  context.getOrLoadDialect<axe_test::TestDialect>();
+  OwningOpRef<ModuleOp> good = parseSourceString<ModuleOp>(
+      "axetest.layout <S[(8, 2) : (2, 1)]>", &context);
+  ASSERT_TRUE(good);
+  std::string message = diagnosticOf(context, [&] {
+    EXPECT_FALSE(
+        parseSourceString<ModuleOp>("axetest.layout <S[8 : 1])>", &context));
+  });
+  EXPECT_EQ(message,
+            "custom op 'axetest.layout' unbalanced bracket in layout");
+}
+
 TEST(TargetTest, LookupByName) {
   for (llvm::StringRef name : {"sm_80", "sm_90", "sm_100a", "cpu", "trn1"}) {
     Result<const TargetDescription *> target = lookupTarget(name);
@@ -189,7 +279,18 @@ TEST(TargetTest, Facts) {
   EXPECT_EQ(sm100.findAxis("TCol")->extent, 512);
   EXPECT_EQ(sm100.findMemorySpace("tmem")->capacityBytes, 256 * 1024);
 
+  // Grid limits live in the table as the extents of bx, by, bz.
+  EXPECT_EQ(sm80.maxGridExtent(0), 2147483647);
+  EXPECT_EQ(sm90.maxGridExtent(1), 65535);
+  EXPECT_EQ(sm90.maxGridExtent(2), 65535);
+  EXPECT_EQ((**lookupTarget("cpu")).maxGridExtent(0), 0);
+  EXPECT_EQ(sm100.findAxis("TCol")->cellBits, 32);
+  EXPECT_EQ(sm100.findMemorySpace("tmem")->bytesPerPartition(), 512 * 4);
+
   const TargetDescription &trn1 = **lookupTarget("trn1");
+  EXPECT_EQ(trn1.findMemorySpace("sbuf")->bytesPerPartition(), 192 * 1024);
+  EXPECT_EQ(trn1.findMemorySpace("psum")->bytesPerPartition(), 16 * 1024);
+  EXPECT_EQ(trn1.findMemorySpace("psum")->bytesPerBank(), 2 * 1024);
   EXPECT_EQ(trn1.kind, TargetKind::Accelerator);
   EXPECT_FALSE(trn1.hasWarps());
   EXPECT_EQ(trn1.findAxis("P")->extent, 128);
@@ -242,14 +343,45 @@ TEST_F(AxeDialectTest, SlicesAndAlignments) {
   ASSERT_TRUE(bool(layout)) << layout.message();
   EXPECT_EQ(layout->str(), "S[(8, 32) : (64, 1)] + 544");
 
+  // A pass infers the type first (which fails where the verifier would),
+  // then builds.
   OpBuilder builder(slice);
+  llvm::SmallVector<OpFoldResult> at = {builder.getIndexAttr(8),
+                                        builder.getIndexAttr(32)};
+  Result<BufferType> type =
+      SliceOp::inferResultType(slice.getSource(), at, {8, 32});
+  ASSERT_TRUE(bool(type)) << type.message();
   auto built =
-      SliceOp::create(builder, slice.getLoc(), slice.getSource(),
-                      llvm::ArrayRef<OpFoldResult>{builder.getIndexAttr(8),
-                                                   builder.getIndexAttr(32)},
-                      llvm::ArrayRef<int64_t>{8, 32});
+      SliceOp::create(builder, slice.getLoc(), *type, slice.getSource(), at);
   EXPECT_EQ(built.getType().getLayout().str(), "S[(8, 32) : (64, 1)] + 544");
   EXPECT_TRUE(succeeded(built.verify()));
+
+  // Regions the verifier would reject are failures, never a built op.
+  Result<BufferType> outside =
+      SliceOp::inferResultType(slice.getSource(), at, {8, 64});
+  ASSERT_FALSE(bool(outside));
+  EXPECT_EQ(outside.message(),
+            "region [32, +64) of dim 1 is outside the source extent 64");
+  Result<BufferType> rows = SliceOp::inferResultType(
+      slice.getSource(), {builder.getIndexAttr(3), builder.getIndexAttr(0)},
+      {8, 64});
+  ASSERT_TRUE(bool(rows)) << rows.message();
+  EXPECT_EQ(rows->getLayout().str(), "S[(8, 64) : (64, 1)] + 192");
+  Result<BufferType> wrongRank =
+      SliceOp::inferResultType(slice.getSource(), at, {8});
+  ASSERT_FALSE(bool(wrongRank));
+  EXPECT_EQ(wrongRank.message(), "a slice of a rank-2 buffer needs one start "
+                                 "and one length per dim, got 2 and 1");
+  Result<BufferType> notBuffer =
+      SliceOp::inferResultType(slice.getStarts()[0], at, {8, 32});
+  ASSERT_FALSE(bool(notBuffer));
+  // A start known only by its alignment (the loop variable steps by 32):
+  // slicing S[(128, 64) : (64, 1)] there needs nothing more.
+  Result<BufferType> aligned = SliceOp::inferResultType(
+      slice.getSource(),
+      {OpFoldResult(slice.getStarts()[0]), builder.getIndexAttr(0)}, {32, 64});
+  ASSERT_TRUE(bool(aligned)) << aligned.message();
+  EXPECT_EQ(aligned->getLayout().str(), "S[(32, 64) : (64, 1)]");
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <numeric>
 
@@ -376,8 +377,22 @@ int64_t KernelOp::getClusterSize() {
   int64_t size = 1;
   if (std::optional<llvm::ArrayRef<int64_t>> cluster = getCluster())
     for (int64_t dim : *cluster)
-      size *= dim;
+      // The verifier rejects a cluster whose size overflows; an unverified
+      // op saturates rather than wraps into a small, plausible size.
+      if (mulOverflows(size, dim, size))
+        return INT64_MAX;
   return size;
+}
+
+/// "[4, ?, 2]" for the static grid or cluster dims of diagnostics.
+static std::string dimsStr(llvm::ArrayRef<int64_t> dims) {
+  std::string out = "[";
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (i > 0)
+      out += ", ";
+    out += ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+  }
+  return out + "]";
 }
 
 LogicalResult KernelOp::verify() {
@@ -392,6 +407,13 @@ LogicalResult KernelOp::verify() {
   for (int64_t dim : grid)
     if (!ShapedType::isDynamic(dim) && dim < 1)
       return emitOpError() << "grid dims must be positive, got " << dim;
+  // Lowerings number the CTAs of a grid and of a cluster linearly, so their
+  // counts must fit in int64 (a dynamic dim is checked when it is known).
+  int64_t ctas = 1;
+  for (int64_t dim : grid)
+    if (!ShapedType::isDynamic(dim) && mulOverflows(ctas, dim, ctas))
+      return emitOpError() << "grid " << dimsStr(grid)
+                           << " has more CTAs than int64 can count";
   if (std::optional<llvm::ArrayRef<int64_t>> cluster = getCluster()) {
     if (cluster->empty() || cluster->size() > 3)
       return emitOpError() << "cluster needs 1 to 3 dims, got "
@@ -399,10 +421,23 @@ LogicalResult KernelOp::verify() {
     for (int64_t dim : *cluster)
       if (dim < 1)
         return emitOpError() << "cluster dims must be positive, got " << dim;
+    int64_t size = 1;
+    for (int64_t dim : *cluster)
+      if (mulOverflows(size, dim, size))
+        return emitOpError() << "cluster " << dimsStr(*cluster)
+                             << " has more CTAs than int64 can count";
   }
   const TargetDescription *target = getTargetDescription(*this);
   if (!target)
     return success();
+  for (auto [i, dim] : llvm::enumerate(grid)) {
+    int64_t limit = target->maxGridExtent(i);
+    if (!ShapedType::isDynamic(dim) && limit > 0 && dim > limit)
+      return emitOpError() << "grid dim " << i << " ("
+                           << TargetDescription::gridAxisName(i) << ") is "
+                           << dim << ", but " << target->name
+                           << " allows at most " << limit << " CTAs along it";
+  }
   if (static_cast<int64_t>(getThreads()) > target->maxThreadsPerCTA)
     return emitOpError() << "has " << getThreads() << " threads per CTA; "
                          << target->name << " allows at most "
@@ -448,14 +483,8 @@ std::map<std::string, int64_t> launchExtents(KernelOp kernel,
   const char *clusterAxes[] = {"cbx", "cby", "cbz"};
   for (unsigned i = 0; i < 3; ++i)
     extents[clusterAxes[i]] = i < cluster.size() ? cluster[i] : 1;
-  llvm::ArrayRef<int64_t> grid = kernel.getStaticGrid();
-  const char *gridAxes[] = {"bx", "by", "bz"};
-  for (unsigned i = 0; i < 3; ++i) {
-    if (i >= grid.size())
-      extents[gridAxes[i]] = 1;
-    else if (!ShapedType::isDynamic(grid[i]))
-      extents[gridAxes[i]] = grid[i];
-  }
+  // No grid axes: no memory space lets a buffer place data on bx/by/bz
+  // (checkLayoutForMemorySpace), so the buffer types never reach them.
   return extents;
 }
 
@@ -472,19 +501,68 @@ std::string launchDescription(KernelOp kernel, llvm::StringRef axis,
     return "the kernel has " + out + " threads per CTA";
   if (axis == "laneid")
     return "a warp has " + out + " lanes";
-  if (axis == "cbx" || axis == "cby" || axis == "cbz")
-    return "the cluster has extent " + out + " on " + axis.str();
-  if (axis == "bx" || axis == "by" || axis == "bz")
-    return "the grid has extent " + out + " on " + axis.str();
-  return "its extent is " + out;
+  if (axis == "wid_in_wg")
+    return "a warpgroup has " + out + " warps";
+  if (axis == "tid_in_wg")
+    return "a warpgroup has " + out + " threads";
+  assert((axis == "cbx" || axis == "cby" || axis == "cbz") &&
+         "launchExtents holds thread and cluster axes only");
+  return "the cluster has extent " + out + " on " + axis.str();
 }
 } // namespace
+
+/// "CTA", "thread", ...: who a capacity is counted for, in diagnostics.
+static llvm::StringRef capacityUnit(const TargetMemorySpace &space) {
+  if (space.isPartitioned())
+    return "partition";
+  switch (space.capacityScope) {
+  case CapacityScope::Device:
+    return "device";
+  case CapacityScope::Core:
+    return "core";
+  case CapacityScope::CTA:
+    return "CTA";
+  case CapacityScope::Thread:
+    return "thread";
+  }
+  return "unit";
+}
 
 LogicalResult KernelOp::verifyRegions() {
   const TargetDescription *target = getTargetDescription(*this);
   std::map<std::string, int64_t> extents = launchExtents(*this, target);
   llvm::DenseSet<Type> checked;
-  int64_t sharedBytes = 0;
+  // Bytes each memory space's allocations take, in the unit the target
+  // counts its capacity in (getFootprintBytes). Every alloc counts once: one
+  // in a loop body is one buffer however often the loop runs.
+  std::map<std::string, int64_t> allocated;
+
+  // Where the layout reaches on an axis the target bounds but the launch
+  // does not fix (P, TLane, TCol, Bank; bx of a dynamic grid).
+  auto checkTargetAxis = [&](Operation *owner, BufferType buffer,
+                             llvm::StringRef axis, int64_t lo,
+                             int64_t hi) -> LogicalResult {
+    const TargetAxis *bound = target ? target->findAxis(axis) : nullptr;
+    if (!bound || bound->extent == 0)
+      return success();
+    if (bound->cellBits == 0) {
+      if (lo < 0 || hi >= bound->extent)
+        return owner->emitOpError()
+               << "places data on " << axis << " " << lo << ".." << hi
+               << ", but " << target->name << "'s " << axis << " axis ("
+               << bound->description << ") has extent " << bound->extent;
+      return success();
+    }
+    int64_t cells = getCellsOn(buffer, *bound);
+    if (lo < 0 || cells > bound->extent)
+      return owner->emitOpError()
+             << "places " << buffer.getElementBitWidth() << "-bit elements on "
+             << axis << " " << lo << ".." << hi << ", which takes " << cells
+             << " " << bound->cellBits << "-bit cells, but " << target->name
+             << "'s " << axis << " axis (" << bound->description << ") has "
+             << bound->extent;
+    return success();
+  };
 
   auto checkBuffer = [&](Operation *owner, Type type) -> LogicalResult {
     auto buffer = dyn_cast<BufferType>(type);
@@ -504,14 +582,33 @@ LogicalResult KernelOp::verifyRegions() {
         return owner->emitOpError()
                << "places data on axis '" << axis << "', which " << target->name
                << " does not have (its axes: " << target->axisNames() << ")";
-      auto extent = extents.find(axis);
-      if (extent == extents.end())
-        continue;
       auto [lo, hi] = ranges[axis];
+      auto extent = extents.find(axis);
+      if (extent == extents.end()) {
+        if (failed(checkTargetAxis(owner, buffer, axis, lo, hi)))
+          return failure();
+        continue;
+      }
       if (lo < 0 || hi >= extent->second)
         return owner->emitOpError()
                << "places data on " << axis << " " << lo << ".." << hi
                << ", but " << launchDescription(*this, axis, extent->second);
+    }
+    // A banked layout addresses each bank on its free axis: it must not run
+    // into the next bank.
+    std::optional<PartitionAxes> axes =
+        getPartitionAxes(buffer.getMemorySpace());
+    const TargetMemorySpace *capacity =
+        target ? target->findMemorySpace(space) : nullptr;
+    if (axes && !axes->bank.empty() && capacity && capacity->banks > 0 &&
+        ranges.count(axes->bank.str())) {
+      int64_t bytes = getFreeAxisBytes(buffer, *target);
+      if (bytes > capacity->bytesPerBank())
+        return owner->emitOpError()
+               << "places " << bytes << " bytes on " << axes->free
+               << " in each " << space << " bank, but a bank of "
+               << target->name << " holds " << capacity->bytesPerBank()
+               << " bytes per partition";
     }
     return success();
   };
@@ -527,23 +624,35 @@ LogicalResult KernelOp::verifyRegions() {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (failed(checkBuffer(op, value.getType())))
         return WalkResult::interrupt();
-    if (auto alloc = dyn_cast<AllocOp>(op))
-      if (alloc.getType().getMemorySpace() == MemorySpace::Shared)
-        if (addOverflows(sharedBytes, getFootprintBytes(alloc.getType()),
-                         sharedBytes))
-          sharedBytes = INT64_MAX;
+    if (auto alloc = dyn_cast<AllocOp>(op); alloc && target) {
+      BufferType type = alloc.getType();
+      int64_t &total =
+          allocated[stringifyMemorySpace(type.getMemorySpace()).str()];
+      if (addOverflows(total, getFootprintBytes(type, *target), total))
+        total = INT64_MAX;
+    }
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
 
-  if (target) {
-    const TargetMemorySpace *shared = target->findMemorySpace("shared");
-    if (shared && shared->capacityBytes > 0 &&
-        sharedBytes > shared->capacityBytes)
-      return emitOpError() << "allocates " << sharedBytes
-                           << " bytes of shared memory; " << target->name
-                           << " allows " << shared->capacityBytes << " per CTA";
+  if (!target)
+    return success();
+  for (const TargetMemorySpace &space : target->memorySpaces) {
+    auto it = allocated.find(space.name.str());
+    int64_t limit = space.bytesPerPartition();
+    if (it == allocated.end() || limit == 0 || it->second <= limit)
+      continue;
+    auto diag = emitOpError() << "allocates " << it->second << " bytes of "
+                              << space.name << " memory";
+    std::optional<MemorySpace> kind = symbolizeMemorySpace(space.name);
+    std::optional<PartitionAxes> axes =
+        kind ? getPartitionAxes(*kind) : std::nullopt;
+    if (axes && space.isPartitioned())
+      diag << " in each of its " << space.partitions << " partitions ("
+           << axes->partition << ")";
+    return diag << "; " << target->name << " allows " << limit << " per "
+                << capacityUnit(space);
   }
   return success();
 }
@@ -709,10 +818,11 @@ LogicalResult ViewOp::verify() {
   for (const auto &[axis, value] : tile.offset().entries())
     if (!isDeviceAxis(axis))
       offset.set(axis, value);
+  // Dropping replicas and offset entries from a valid layout only shrinks
+  // its reach, so this cannot fail.
   Result<TileLayout> local = TileLayout::create(
       IterList(tile.shard().begin(), tile.shard().end()), replica, offset);
-  if (!local)
-    return emitOpError() << "invalid layout: " << local.message();
+  assert(local && "a part of a valid layout is a valid layout");
   bool distributed = llvm::any_of(tile.shard(), [](const Iter &it) {
     return it.extent > 1 && it.stride != 0 && isDeviceAxis(it.axis);
   });
@@ -735,9 +845,15 @@ LogicalResult ViewOp::verify() {
                            << grouped.message();
     for (unsigned d = 0; d < shape.size(); ++d) {
       localShape[d] = 1;
-      for (const Iter &it : grouped->block(d))
-        if (!isDeviceAxis(it.axis))
-          localShape[d] *= it.extent;
+      for (const Iter &it : grouped->block(d)) {
+        if (isDeviceAxis(it.axis))
+          continue;
+        // The block's extents multiply to shape[d]; a part of them cannot
+        // overflow.
+        [[maybe_unused]] bool overflow =
+            mulOverflows(localShape[d], it.extent, localShape[d]);
+        assert(!overflow && "a factor of a dim overflows");
+      }
     }
     if (viewRank < rank)
       return emitOpError() << "a distributed view of a rank-" << rank
@@ -809,17 +925,9 @@ LogicalResult ViewOp::verify() {
 // SliceOp
 //===----------------------------------------------------------------------===//
 
-void SliceOp::build(OpBuilder &builder, OperationState &state, Value source,
-                    llvm::ArrayRef<OpFoldResult> starts,
-                    llvm::ArrayRef<int64_t> lengths) {
-  auto sourceType = cast<BufferType>(source.getType());
-  llvm::SmallVector<SliceStart> known;
-  for (OpFoldResult start : starts)
-    known.push_back(getKnownStart(start));
-  Result<Layout> layout = computeLayout(sourceType, known, lengths);
-  assert(layout && "no slice layout; check SliceOp::computeLayout first");
-  BufferType resultType = sourceType.cloneWith(
-      lengths, getLayoutAttr(builder.getContext(), *layout));
+void SliceOp::build(OpBuilder &builder, OperationState &state,
+                    BufferType resultType, Value source,
+                    llvm::ArrayRef<OpFoldResult> starts) {
   llvm::SmallVector<Value> dynamicStarts;
   llvm::SmallVector<int64_t> staticStarts;
   dispatchIndexOpFoldResults(starts, dynamicStarts, staticStarts);
@@ -838,6 +946,27 @@ llvm::SmallVector<SliceStart> SliceOp::getKnownStarts() {
   return known;
 }
 
+Result<BufferType> SliceOp::inferResultType(Value source,
+                                            llvm::ArrayRef<OpFoldResult> starts,
+                                            llvm::ArrayRef<int64_t> lengths) {
+  auto type = dyn_cast<BufferType>(source.getType());
+  if (!type)
+    return fail("the source of a slice must be an axe buffer");
+  if (static_cast<int64_t>(starts.size()) != type.getRank() ||
+      static_cast<int64_t>(lengths.size()) != type.getRank())
+    return fail("a slice of a rank-" + std::to_string(type.getRank()) +
+                " buffer needs one start and one length per dim, got " +
+                std::to_string(starts.size()) + " and " +
+                std::to_string(lengths.size()));
+  llvm::SmallVector<SliceStart> known;
+  for (OpFoldResult start : starts)
+    known.push_back(getKnownStart(start));
+  Result<Layout> layout = checkSlice(type, known, lengths);
+  if (!layout)
+    return layout.takeFailure();
+  return type.cloneWith(lengths, getLayoutAttr(source.getContext(), *layout));
+}
+
 Result<Layout> SliceOp::computeLayout(BufferType source,
                                       llvm::ArrayRef<SliceStart> starts,
                                       llvm::ArrayRef<int64_t> lengths) {
@@ -851,7 +980,8 @@ Result<Layout> SliceOp::computeLayout(BufferType source,
   return Layout(*tile);
 }
 
-/// "[0, 128) x [a multiple of 8, +32)" for diagnostics.
+/// "[0, 128) x [a multiple of 8, +32)" for diagnostics (the region is inside
+/// the source, so start + length cannot overflow).
 static std::string regionString(llvm::ArrayRef<SliceStart> starts,
                                 llvm::ArrayRef<int64_t> lengths) {
   std::string out;
@@ -866,6 +996,29 @@ static std::string regionString(llvm::ArrayRef<SliceStart> starts,
              std::to_string(length) + ")";
   }
   return out;
+}
+
+Result<Layout> SliceOp::checkSlice(BufferType source,
+                                   llvm::ArrayRef<SliceStart> starts,
+                                   llvm::ArrayRef<int64_t> lengths) {
+  llvm::ArrayRef<int64_t> shape = source.getShape();
+  assert(starts.size() == shape.size() && lengths.size() == shape.size() &&
+         "one start and one length per dim");
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t begin = starts[d].known ? starts[d].value : 0;
+    // Compared without forming begin + length, which could overflow.
+    if (begin < 0 || lengths[d] < 1 || lengths[d] > shape[d] ||
+        begin > shape[d] - lengths[d])
+      return fail("region [" + std::to_string(begin) + ", +" +
+                  std::to_string(lengths[d]) + ") of dim " + std::to_string(d) +
+                  " is outside the source extent " + std::to_string(shape[d]));
+  }
+  Result<Layout> layout = computeLayout(source, starts, lengths);
+  if (!layout)
+    return fail("cannot slice " + source.getLayout().str() + " (shape " +
+                shapeStr(shape) + ") to the region " +
+                regionString(starts, lengths) + ": " + layout.message());
+  return layout;
 }
 
 LogicalResult SliceOp::verify() {
@@ -891,24 +1044,10 @@ LogicalResult SliceOp::verify() {
                                             getStaticStarts(), getStarts())))
     return failure();
 
-  llvm::SmallVector<SliceStart> starts = getKnownStarts();
-  llvm::ArrayRef<int64_t> shape = source.getShape();
-  llvm::ArrayRef<int64_t> lengths = result.getShape();
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t begin = starts[d].known ? starts[d].value : 0;
-    // Compared without forming begin + length, which could overflow.
-    if (begin < 0 || lengths[d] > shape[d] || begin > shape[d] - lengths[d])
-      return emitOpError() << "region [" << begin << ", +" << lengths[d]
-                           << ") of dim " << d
-                           << " is outside the source extent " << shape[d];
-  }
-
-  Result<Layout> expected = computeLayout(source, starts, lengths);
+  Result<Layout> expected =
+      checkSlice(source, getKnownStarts(), result.getShape());
   if (!expected)
-    return emitOpError() << "cannot slice " << source.getLayout().str()
-                         << " (shape " << shapeStr(shape) << ") to the region "
-                         << regionString(starts, lengths) << ": "
-                         << expected.message();
+    return emitOpError() << expected.message();
   FailureOr<bool> same = sameMap(*this, result.getLayout(), *expected);
   if (failed(same))
     return failure();
@@ -969,8 +1108,75 @@ int64_t GemmOp::getN() {
   return getTransposeB() ? b[0] : b[1];
 }
 
+namespace {
+/// A box of a buffer's logical coordinates: [begin, begin + length) per dim.
+struct BufferRegion {
+  Value root;
+  llvm::SmallVector<int64_t> begin, length;
+};
+} // namespace
+
+/// Where `value` sits in the buffer it is a slice of (following axe.slice
+/// chains): that buffer and the box, or std::nullopt when a slice on the way
+/// starts at a run-time value (then only its own buffer is known).
+static std::optional<BufferRegion> regionOf(Value value) {
+  auto type = cast<BufferType>(value.getType());
+  BufferRegion region{value, llvm::SmallVector<int64_t>(type.getRank(), 0),
+                      llvm::to_vector(type.getShape())};
+  // Before dominance is verified, a chain of slices may loop back on itself.
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  while (auto slice = region.root.getDefiningOp<SliceOp>()) {
+    if (!visited.insert(slice).second)
+      return std::nullopt;
+    llvm::ArrayRef<int64_t> starts = slice.getStaticStarts();
+    // The slice may not have been verified yet: read it defensively.
+    if (starts.size() != region.begin.size() ||
+        slice.getSource().getType().getRank() !=
+            static_cast<int64_t>(region.begin.size()))
+      return std::nullopt;
+    for (auto [d, start] : llvm::enumerate(starts)) {
+      if (ShapedType::isDynamic(start) ||
+          addOverflows(region.begin[d], start, region.begin[d]))
+        return std::nullopt;
+    }
+    region.root = slice.getSource();
+  }
+  return region;
+}
+
+/// Whether `a` and `b` certainly share elements: the same value, or
+/// overlapping boxes of one buffer. (Disjoint boxes may still alias through
+/// a layout that maps several coordinates to one place; that is allowed.)
+static bool mustOverlap(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<BufferRegion> ra = regionOf(a), rb = regionOf(b);
+  if (!ra || !rb || ra->root != rb->root)
+    return false;
+  for (size_t d = 0; d < ra->begin.size(); ++d) {
+    int64_t endA, endB;
+    if (addOverflows(ra->begin[d], ra->length[d], endA) ||
+        addOverflows(rb->begin[d], rb->length[d], endB) ||
+        endA <= rb->begin[d] || endB <= ra->begin[d])
+      return false;
+  }
+  return true;
+}
+
 LogicalResult GemmOp::verify() {
   BufferType a = getA().getType(), b = getB().getType(), c = getC().getType();
+  // C is read and written while A and B are read: an accumulator that shares
+  // elements with an input would change the input mid-product.
+  for (auto [name, input] : {std::pair{"A", getA()}, {"B", getB()}}) {
+    if (getC() == input)
+      return emitOpError() << "accumulator C is also input " << name
+                           << "; C += A x B must not write an input it reads";
+    if (mustOverlap(getC(), input))
+      return emitOpError() << "accumulator C overlaps input " << name
+                           << " (both are slices of one buffer that share "
+                              "elements); C += A x B must not write an input "
+                              "it reads";
+  }
   for (auto [name, type] : {std::pair{"A", a}, {"B", b}, {"C", c}})
     if (type.getRank() != 2)
       return emitOpError() << name << " must be a rank-2 buffer, got shape "

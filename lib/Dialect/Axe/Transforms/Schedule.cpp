@@ -102,7 +102,10 @@ ScheduleRegistry::select(Operation *op, const ScheduleContext &ctx) const {
     ScheduleMatch m = s->match(op, ctx);
     if (m.accepted())
       return s;
-    declined.push_back({s, m.reason()});
+    // A user schedule may decline without saying why; the note must still
+    // read as a sentence.
+    declined.push_back(
+        {s, m.reason().empty() ? "(the schedule gave no reason)" : m.reason()});
   }
   InFlightDiagnostic diag = op->emitError() << "no schedule for " << opName
                                             << " on target " << ctx.target;

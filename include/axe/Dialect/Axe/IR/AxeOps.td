@@ -29,6 +29,7 @@ def Axe_KernelOp : Axe_Op<"kernel", [
     Runs its body on every thread of a grid of CTAs (every core, on an
     accelerator). The grid may be sized at run time; the number of threads
     per CTA and the cluster shape are static because layouts depend on them.
+    The number of CTAs of a static grid and of a cluster must fit in int64.
     The body reads its coordinates with `axe.axis_id`.
 
     ```mlir
@@ -39,11 +40,14 @@ def Axe_KernelOp : Axe_Op<"kernel", [
     ```
 
     The target may instead come from the enclosing module's `axe.target`
-    attribute. With a target, the verifier checks the launch (threads per
-    CTA, cluster size) and every buffer in the body against it: axes and
-    memory spaces the target lacks, thread coordinates outside the launch
-    (a layout on `warpid` 4 in a 128-thread CTA), and shared memory beyond
-    the target's capacity.
+    attribute. With a target, the verifier checks the launch (grid extents,
+    threads per CTA, cluster size) and every buffer in the body against it:
+    axes and memory spaces the target lacks, thread coordinates outside the
+    launch (a layout on `warpid` 4 in a 128-thread CTA), coordinates beyond
+    the target's axes (`P` and `TLane` below 128, `TCol` within 512 32-bit
+    columns, `Bank` below 8, a banked layout's `F` within one bank), and the
+    allocations of each memory space beyond its capacity (shared memory per
+    CTA, registers per thread, `tmem`, `sbuf` and `psum` per partition).
   }];
   let arguments = (ins
     Variadic<Index>:$grid,
@@ -241,14 +245,29 @@ def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
   }];
   let hasVerifier = 1;
   let builders = [
-    // Computes the result layout with the slice algebra; fails (returns a
-    // null op through `build`'s caller checks) are reported by the verifier.
-    OpBuilder<(ins "::mlir::Value":$source,
-                   "::llvm::ArrayRef<::mlir::OpFoldResult>":$starts,
-                   "::llvm::ArrayRef<int64_t>":$lengths)>
+    // The result type comes from inferResultType, which fails (with the
+    // reason) exactly where the verifier would reject the slice; building
+    // cannot fail, so a pass asks inferResultType first.
+    OpBuilder<(ins "::axe::BufferType":$resultType, "::mlir::Value":$source,
+                   "::llvm::ArrayRef<::mlir::OpFoldResult>":$starts)>
   ];
   let extraClassDeclaration = [{
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedStarts();
+    /// The type of the slice of `source` (an axe buffer) at `starts` with
+    /// shape `lengths`, its layout from the slice algebra; or why there is
+    /// no such slice (not one start and length per dim, a region outside
+    /// the source, a region the layout cannot be sliced to).
+    static ::axe::Result<::axe::BufferType>
+    inferResultType(::mlir::Value source,
+                    ::llvm::ArrayRef<::mlir::OpFoldResult> starts,
+                    ::llvm::ArrayRef<int64_t> lengths);
+    /// The slice layout for a region of `source` (one start and one length
+    /// per dim), or why the verifier rejects the region: outside the
+    /// source, or not sliceable.
+    static ::axe::Result<::axe::Layout>
+    checkSlice(::axe::BufferType source,
+               ::llvm::ArrayRef<::axe::SliceStart> starts,
+               ::llvm::ArrayRef<int64_t> lengths);
     /// What is known of each start (constant, or alignment of a value).
     ::llvm::SmallVector<::axe::SliceStart> getKnownStarts();
     /// The slice layout the algebra gives for the source, the starts as
@@ -328,7 +347,8 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
   let description = [{
     Accumulates the matrix product of `a` (M x K, or K x M with
     `transpose_a`) and `b` (K x N, or N x K with `transpose_b`) into `c`
-    (M x N).
+    (M x N). The accumulator must not be an input, nor a slice of one
+    buffer that overlaps an input's.
 
     ```mlir
     axe.gemm %a, %b into %c at cta {transpose_b} : !axe.buffer<64x32xf16, ...>,
