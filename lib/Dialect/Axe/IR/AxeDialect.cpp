@@ -267,17 +267,11 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
   for (const std::string &axis : getPlacementAxes(layout.tile())) {
     if (allows(rule, axis))
       continue;
-    std::string kind = axisKindName(axisKind(axis)).str();
-    if (axisKind(axis) == AxisKind::Thread) {
-      std::optional<ScopeKind> scope = getAxisScope(axis);
-      if (scope && *scope > ScopeKind::CTA)
-        kind += " axis across the CTAs of a " +
-                stringifyScopeKind(*scope).str();
-      else
-        kind += " axis";
-    } else {
-      kind += " axis";
-    }
+    std::string kind = axisKindName(axisKind(axis)).str() + " axis";
+    // Say why a thread axis is wrong where only its reach is (registers).
+    std::optional<ScopeKind> scope = getAxisScope(axis);
+    if (axisKind(axis) == AxisKind::Thread && scope && *scope > ScopeKind::CTA)
+      kind += " across the CTAs of a " + stringifyScopeKind(*scope).str();
     return "layout axis '" + axis + "' (a " + kind +
            ") cannot place data in " + spaceName + " memory; " + spaceName +
            " buffers are placed on " + rule.allowed.str();

@@ -408,7 +408,7 @@ LogicalResult KernelOp::verify() {
     if (!ShapedType::isDynamic(dim) && dim < 1)
       return emitOpError() << "grid dims must be positive, got " << dim;
   // Lowerings number the CTAs of a grid and of a cluster linearly, so their
-  // counts must fit in int64 (a dynamic dim is checked when it is known).
+  // counts must fit in int64 (as far as the static dims tell).
   int64_t ctas = 1;
   for (int64_t dim : grid)
     if (!ShapedType::isDynamic(dim) && mulOverflows(ctas, dim, ctas))
@@ -538,7 +538,7 @@ LogicalResult KernelOp::verifyRegions() {
   std::map<std::string, int64_t> allocated;
 
   // Where the layout reaches on an axis the target bounds but the launch
-  // does not fix (P, TLane, TCol, Bank; bx of a dynamic grid).
+  // does not fix (P, TLane, TCol, Bank).
   auto checkTargetAxis = [&](Operation *owner, BufferType buffer,
                              llvm::StringRef axis, int64_t lo,
                              int64_t hi) -> LogicalResult {
