@@ -55,9 +55,8 @@ llvm::StringRef axe::axisKindName(AxisKind kind) {
 bool axe::isValidAxisName(llvm::StringRef name) {
   if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
     return false;
-  return llvm::all_of(name.drop_front(), [](char c) {
-    return llvm::isAlnum(c) || c == '_';
-  });
+  return llvm::all_of(name.drop_front(),
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 int64_t Coord::get(llvm::StringRef axis) const {

@@ -179,8 +179,7 @@ private:
     if (!consume('@'))
       return true;
     size_t start = pos;
-    while (pos < text.size() &&
-           (llvm::isAlnum(text[pos]) || text[pos] == '_'))
+    while (pos < text.size() && (llvm::isAlnum(text[pos]) || text[pos] == '_'))
       ++pos;
     axis = text.slice(start, pos).str();
     if (!isValidAxisName(axis)) {

@@ -37,11 +37,13 @@ std::optional<Failure> accumulateReach(llvm::ArrayRef<Iter> iters,
                                        std::map<std::string, int64_t> &reach) {
   for (const Iter &it : iters) {
     int64_t step;
-    if (it.stride == INT64_MIN || mulOverflows(it.extent - 1,
-                                               std::abs(it.stride), step) ||
+    if (it.stride == INT64_MIN ||
+        mulOverflows(it.extent - 1, std::abs(it.stride), step) ||
         addOverflows(reach[it.axis], step, reach[it.axis]))
-      return fail("iter " + iterStr(it) + " reaches past the int64 range on "
-                  "axis '" + it.axis + "'");
+      return fail("iter " + iterStr(it) +
+                  " reaches past the int64 range on "
+                  "axis '" +
+                  it.axis + "'");
   }
   return std::nullopt;
 }
@@ -361,8 +363,7 @@ int64_t TileLayout::span(llvm::StringRef axis) const {
 }
 
 bool TileLayout::operator==(const TileLayout &other) const {
-  return shardIters == other.shardIters &&
-         replicaIters == other.replicaIters &&
+  return shardIters == other.shardIters && replicaIters == other.replicaIters &&
          offsetCoord == other.offsetCoord;
 }
 

@@ -26,9 +26,10 @@ Result<Layout> axe::fuseThreadAxesFor(const Layout &layout,
                     "'");
   // Without warpgroups no warpgroup axis remains, so the warpgroup size is
   // never consulted; the default keeps the hierarchy well formed.
-  ThreadHierarchy hierarchy{target.warpSize, target.hasWarpgroups()
-                                                 ? target.warpsPerWarpgroup
-                                                 : ThreadHierarchy{}.warpsPerWarpgroup};
+  ThreadHierarchy hierarchy{target.warpSize,
+                            target.hasWarpgroups()
+                                ? target.warpsPerWarpgroup
+                                : ThreadHierarchy{}.warpsPerWarpgroup};
   Result<TileLayout> fused = fuseThreadAxes(canonical.tile(), hierarchy);
   if (!fused)
     return fused.takeFailure();

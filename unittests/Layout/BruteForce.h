@@ -65,7 +65,9 @@ inline std::vector<PointSet> referenceMap(const TileLayout &layout) {
   return out;
 }
 
-inline Point toPoint(const Coord &c) { return Point(c.entries().begin(), c.entries().end()); }
+inline Point toPoint(const Coord &c) {
+  return Point(c.entries().begin(), c.entries().end());
+}
 
 template <typename Range> PointSet toPointSet(const Range &coords) {
   PointSet s;
@@ -75,8 +77,8 @@ template <typename Range> PointSet toPointSet(const Range &coords) {
 }
 
 /// Row-major digits of `flat` in `shape` (independent of the library's).
-inline std::vector<int64_t> referenceUnflatten(int64_t flat,
-                                               const std::vector<int64_t> &shape) {
+inline std::vector<int64_t>
+referenceUnflatten(int64_t flat, const std::vector<int64_t> &shape) {
   std::vector<int64_t> x(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     x[d] = flat % shape[d];

@@ -75,8 +75,7 @@ TEST(TileLayout, InverseOfSeedExample) {
   auto x = l.inverse(coord({{"laneid", 8}, {"warpid", 6}, {"m", 1}}), {8, 16});
   ASSERT_TRUE(bool(x)) << x.message();
   EXPECT_EQ(*x, Shape({2, 9}));
-  auto y =
-      l.inverse(coord({{"laneid", 8}, {"warpid", 10}, {"m", 1}}), {8, 16});
+  auto y = l.inverse(coord({{"laneid", 8}, {"warpid", 10}, {"m", 1}}), {8, 16});
   ASSERT_TRUE(bool(y));
   EXPECT_EQ(*y, Shape({2, 9}));
   auto none = l.inverse(coord({{"laneid", 8}, {"warpid", 8}, {"m", 1}}));

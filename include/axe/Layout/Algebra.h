@@ -78,7 +78,8 @@ Result<TileLayout> tileOfOuter(const TileLayout &layout,
                                llvm::ArrayRef<int64_t> outerShape);
 
 /// (A (+) B)(xB * SA + xA) = A(xA) + B(xB): tiling without span scaling.
-Result<TileLayout> directSum(const TileLayout &a, llvm::ArrayRef<int64_t> aShape,
+Result<TileLayout> directSum(const TileLayout &a,
+                             llvm::ArrayRef<int64_t> aShape,
                              const TileLayout &b,
                              llvm::ArrayRef<int64_t> bShape);
 
@@ -124,12 +125,14 @@ private:
 /// added by the caller at run time. Fails with a reason (which dim, which
 /// iter, what alignment would work) when no such layout exists for every
 /// start allowed by what is known.
-Result<TileLayout> slice(const TileLayout &layout, llvm::ArrayRef<int64_t> shape,
+Result<TileLayout> slice(const TileLayout &layout,
+                         llvm::ArrayRef<int64_t> shape,
                          llvm::ArrayRef<SliceStart> starts,
                          llvm::ArrayRef<int64_t> lengths);
 
 /// slice() with all starts known.
-Result<TileLayout> slice(const TileLayout &layout, llvm::ArrayRef<int64_t> shape,
+Result<TileLayout> slice(const TileLayout &layout,
+                         llvm::ArrayRef<int64_t> shape,
                          llvm::ArrayRef<int64_t> starts,
                          llvm::ArrayRef<int64_t> lengths);
 

@@ -1,4 +1,5 @@
-//===- Result.h - Value-or-reason results for the layout algebra -*- C++ -*-===//
+//===- Result.h - Value-or-reason results for the layout algebra -*- C++
+//-*-===//
 //
 // Every algebra operation that can fail returns a Result: either a value or a
 // message saying what did not fit. The algebra never aborts on bad input.

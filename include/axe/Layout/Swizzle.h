@@ -60,8 +60,8 @@ public:
   }
   /// Every placement of flat index `flat`, the swizzle applied to m.
   llvm::SmallVector<Coord, 4> apply(int64_t flat) const;
-  Result<llvm::SmallVector<Coord, 4>> apply(llvm::ArrayRef<int64_t> coord,
-                                            llvm::ArrayRef<int64_t> shape) const;
+  Result<llvm::SmallVector<Coord, 4>>
+  apply(llvm::ArrayRef<int64_t> coord, llvm::ArrayRef<int64_t> shape) const;
   /// Un-swizzles m, then inverts the tile layout.
   Result<int64_t> inverse(const Coord &physical) const;
 

@@ -71,8 +71,8 @@ public:
   /// 0 <= flat < size().
   llvm::SmallVector<Coord, 4> apply(int64_t flat) const;
   /// L(x) for a logical coordinate of an admitted shape.
-  Result<llvm::SmallVector<Coord, 4>> apply(llvm::ArrayRef<int64_t> coord,
-                                            llvm::ArrayRef<int64_t> shape) const;
+  Result<llvm::SmallVector<Coord, 4>>
+  apply(llvm::ArrayRef<int64_t> coord, llvm::ArrayRef<int64_t> shape) const;
 
   /// The flat logical index whose image contains `physical`, or a failure
   /// when `physical` is not in the image. Replicas map back to the same

@@ -247,8 +247,7 @@ TEST_F(AxeDialectTest, UnprefixedLayoutChecksItsBrackets) {
     EXPECT_FALSE(
         parseSourceString<ModuleOp>("axetest.layout <S[8 : 1])>", &context));
   });
-  EXPECT_EQ(message,
-            "custom op 'axetest.layout' unbalanced bracket in layout");
+  EXPECT_EQ(message, "custom op 'axetest.layout' unbalanced bracket in layout");
 }
 
 TEST(TargetTest, LookupByName) {

@@ -110,9 +110,9 @@ static int64_t elementBytes(BufferType type, int64_t elements) {
 
 /// The number of distinct coordinates 0..hi on `axis`, from the layout's
 /// axis ranges; 1 when the layout does not use the axis.
-static int64_t reachOn(const std::map<std::string, std::pair<int64_t, int64_t>>
-                           &ranges,
-                       llvm::StringRef axis) {
+static int64_t
+reachOn(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
+        llvm::StringRef axis) {
   auto it = ranges.find(axis.str());
   // The library keeps every reachable coordinate + 1 inside int64.
   return it == ranges.end() ? 1 : it->second.second + 1;
@@ -168,8 +168,7 @@ int64_t axe::getFootprintBytes(BufferType type,
                                const TargetDescription &target) {
   const TargetMemorySpace *space =
       target.findMemorySpace(stringifyMemorySpace(type.getMemorySpace()));
-  std::optional<PartitionAxes> axes =
-      getPartitionAxes(type.getMemorySpace());
+  std::optional<PartitionAxes> axes = getPartitionAxes(type.getMemorySpace());
   if (!space || !space->isPartitioned() || !axes)
     return getFootprintBytes(type);
   auto ranges = getAxisRanges(type.getLayout().tile());
@@ -177,8 +176,7 @@ int64_t axe::getFootprintBytes(BufferType type,
       ranges.count(axes->bank.str())) {
     // Whole banks: the free axis stays inside each (getFreeAxisBytes).
     int64_t bytes;
-    if (mulOverflows(reachOn(ranges, axes->bank), space->bytesPerBank(),
-                     bytes))
+    if (mulOverflows(reachOn(ranges, axes->bank), space->bytesPerBank(), bytes))
       return INT64_MAX;
     return bytes;
   }
@@ -187,8 +185,7 @@ int64_t axe::getFootprintBytes(BufferType type,
 
 int64_t axe::getFreeAxisBytes(BufferType type,
                               const TargetDescription &target) {
-  std::optional<PartitionAxes> axes =
-      getPartitionAxes(type.getMemorySpace());
+  std::optional<PartitionAxes> axes = getPartitionAxes(type.getMemorySpace());
   if (!axes)
     return 0;
   const TargetAxis *free = target.findAxis(axes->free);
@@ -198,9 +195,8 @@ int64_t axe::getFreeAxisBytes(BufferType type,
       return INT64_MAX;
     return bytes;
   }
-  return elementBytes(type,
-                      reachOn(getAxisRanges(type.getLayout().tile()),
-                              axes->free));
+  return elementBytes(
+      type, reachOn(getAxisRanges(type.getLayout().tile()), axes->free));
 }
 
 namespace {
@@ -272,9 +268,9 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
     std::optional<ScopeKind> scope = getAxisScope(axis);
     if (axisKind(axis) == AxisKind::Thread && scope && *scope > ScopeKind::CTA)
       kind += " across the CTAs of a " + stringifyScopeKind(*scope).str();
-    return "layout axis '" + axis + "' (a " + kind +
-           ") cannot place data in " + spaceName + " memory; " + spaceName +
-           " buffers are placed on " + rule.allowed.str();
+    return "layout axis '" + axis + "' (a " + kind + ") cannot place data in " +
+           spaceName + " memory; " + spaceName + " buffers are placed on " +
+           rule.allowed.str();
   }
   if (layout.isSwizzled() && !rule.m)
     return "a swizzle permutes m addresses, but " + spaceName +
