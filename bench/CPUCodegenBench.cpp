@@ -97,6 +97,14 @@ CPUBuffer bufferOf(Value memory, const char *layout, Shape shape) {
 
 constexpr int64_t kN = 4096;
 
+/// Times the copy kernel `k` from one 4096^2 f32 buffer to another.
+void runCopy(benchmark::State &state, Jitted &k) {
+  std::vector<float> a(kN * kN, 1.0f), c(kN * kN);
+  for (auto _ : state)
+    k.run({&a, &c});
+  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
+}
+
 void transposeBench(benchmark::State &state, bool vectorize,
                     int64_t block = CPUCodegenOptions().transposeBlock) {
   CPUCodegenOptions opts;
@@ -108,10 +116,7 @@ void transposeBench(benchmark::State &state, bool vectorize,
     CPUBuffer dst = bufferOf(args[1], "S[(4096, 4096) : (1, 4096)]", {kN, kN});
     (void)emitCopy(b, loc, src, dst, opts);
   });
-  std::vector<float> a(kN * kN, 1.0f), c(kN * kN);
-  for (auto _ : state)
-    k.run({&a, &c});
-  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
+  runCopy(state, k);
 }
 
 void BM_TransposeGenerated(benchmark::State &state) {
@@ -156,13 +161,25 @@ void BM_CopyRowMajorGenerated(benchmark::State &state) {
     CPUBuffer dst = bufferOf(args[1], "S[(4096, 4096) : (4096, 1)]", {kN, kN});
     (void)emitCopy(b, loc, src, dst);
   });
-  std::vector<float> a(kN * kN, 1.0f), c(kN * kN);
-  for (auto _ : state)
-    k.run({&a, &c});
-  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
+  runCopy(state, k);
 }
 
 constexpr int64_t kM = 512, kTile = 128, kTileK = 128;
+
+/// The rate of state.iterations() 512^3 gemms.
+void reportGemmRate(benchmark::State &state) {
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * kM * kM * kM * state.iterations(), benchmark::Counter::kIsRate,
+      benchmark::Counter::kIs1000);
+}
+
+/// Times the gemm kernel `k` on C += A x B with 512x512 f32 operands.
+void runGemm(benchmark::State &state, Jitted &k) {
+  std::vector<float> a(kM * kM, 1.0f), bm(kM * kM, 0.5f), c(kM * kM, 0.f);
+  for (auto _ : state)
+    k.run({&a, &bm, &c});
+  reportGemmRate(state);
+}
 
 /// C += A x B, 512^3 f32 row-major, as a CTA-tiled kernel would run it: one
 /// 128x128 tile of C per (i, j) and 128-deep steps over k, each step a gemm
@@ -204,12 +221,7 @@ void BM_GemmGeneratedTiled(benchmark::State &state) {
       });
     });
   });
-  std::vector<float> a(kM * kM, 1.0f), bm(kM * kM, 0.5f), c(kM * kM, 0.f);
-  for (auto _ : state)
-    k.run({&a, &bm, &c});
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * kM * kM * kM * state.iterations(), benchmark::Counter::kIsRate,
-      benchmark::Counter::kIs1000);
+  runGemm(state, k);
 }
 
 void BM_GemmGeneratedNaive(benchmark::State &state) {
@@ -219,12 +231,7 @@ void BM_GemmGeneratedNaive(benchmark::State &state) {
     CPUBuffer c = bufferOf(args[2], "S[(512, 512) : (512, 1)]", {kM, kM});
     (void)emitGemmNaive(b, loc, a, false, bb, false, c, true);
   });
-  std::vector<float> a(kM * kM, 1.0f), bm(kM * kM, 0.5f), c(kM * kM, 0.f);
-  for (auto _ : state)
-    k.run({&a, &bm, &c});
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * kM * kM * kM * state.iterations(), benchmark::Counter::kIsRate,
-      benchmark::Counter::kIs1000);
+  runGemm(state, k);
 }
 
 void BM_GemmNaiveCxx(benchmark::State &state) {
@@ -239,9 +246,7 @@ void BM_GemmNaiveCxx(benchmark::State &state) {
       }
     benchmark::ClobberMemory();
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * kM * kM * kM * state.iterations(), benchmark::Counter::kIsRate,
-      benchmark::Counter::kIs1000);
+  reportGemmRate(state);
 }
 
 } // namespace

@@ -64,6 +64,20 @@ struct HostBuffer {
       data[a] = v;
   }
   float get(int64_t flat) const { return data[addresses(flat).front()]; }
+  /// Sets every element `f` to value(f).
+  void fill(llvm::function_ref<float(int64_t)> value) {
+    for (int64_t f = 0; f < numElements(); ++f)
+      set(f, value(f));
+  }
+  /// The cells once every element `f` is set to value(f); the others keep
+  /// their contents.
+  std::vector<float> cellsWith(llvm::function_ref<float(int64_t)> value) const {
+    std::vector<float> cells = data;
+    for (int64_t f = 0; f < numElements(); ++f)
+      for (int64_t a : addresses(f))
+        cells[a] = value(f);
+    return cells;
+  }
 };
 
 /// One function `kernel(memref<?xf32>...)` built by a callback, JITed.
@@ -167,12 +181,9 @@ TEST_P(RandomCopy, EveryCellMatches) {
   dstOpts.replicas = true;
   HostBuffer src = HostBuffer::make(randomLayout(rng, shape, srcOpts), shape);
   HostBuffer dst = HostBuffer::make(randomLayout(rng, shape, dstOpts), shape);
-  for (int64_t f = 0; f < src.numElements(); ++f)
-    src.set(f, float(f + 1));
-  std::vector<float> want = dst.data;
-  for (int64_t f = 0; f < dst.numElements(); ++f)
-    for (int64_t a : dst.addresses(f))
-      want[a] = float(f + 1);
+  auto counting = [](int64_t f) { return float(f + 1); };
+  src.fill(counting);
+  std::vector<float> want = dst.cellsWith(counting);
 
   for (int64_t lanes : {8, 1}) {
     Kernel k(2);
@@ -224,12 +235,9 @@ TEST(CPUCodegen, BlockedTransposeEveryCell) {
   for (const Case &c : cases) {
     HostBuffer src = HostBuffer::make(*parseLayout(c.src), c.shape);
     HostBuffer dst = HostBuffer::make(*parseLayout(c.dst), c.shape);
-    for (int64_t f = 0; f < src.numElements(); ++f)
-      src.set(f, float(f + 1));
-    std::vector<float> want = dst.data;
-    for (int64_t f = 0; f < dst.numElements(); ++f)
-      for (int64_t a : dst.addresses(f))
-        want[a] = float(f + 1);
+    auto counting = [](int64_t f) { return float(f + 1); };
+    src.fill(counting);
+    std::vector<float> want = dst.cellsWith(counting);
     Kernel k(2);
     OpBuilder b = k.builder();
     CPUCodegenOptions opts;
@@ -273,11 +281,10 @@ TEST_P(RandomReduce, EveryCellMatches) {
       HostBuffer::make(randomLayout(rng, dstShape, dopts), dstShape);
   Combiner kind = Combiner(GetParam() % 4);
   bool accumulate = GetParam() % 3 == 0;
-  for (int64_t f = 0; f < src.numElements(); ++f)
-    src.set(f, float((f * 7) % 5 + 1) * (kind == Combiner::Prod ? 0.5f : 1.f));
-  for (int64_t f = 0; f < dst.numElements(); ++f)
-    dst.set(f, 1.0f + f % 3);
-  std::vector<float> want = dst.data;
+  src.fill([&](int64_t f) {
+    return float((f * 7) % 5 + 1) * (kind == Combiner::Prod ? 0.5f : 1.f);
+  });
+  dst.fill([](int64_t f) { return 1.0f + f % 3; });
   auto apply = [&](float x, float y) {
     switch (kind) {
     case Combiner::Sum:
@@ -306,11 +313,9 @@ TEST_P(RandomReduce, EveryCellMatches) {
     acc[g] = seen[g] ? apply(acc[g], v) : v;
     seen[g] = true;
   }
-  for (int64_t g = 0; g < dst.numElements(); ++g) {
-    float v = accumulate ? apply(dst.get(g), acc[g]) : acc[g];
-    for (int64_t a : dst.addresses(g))
-      want[a] = v;
-  }
+  std::vector<float> want = dst.cellsWith([&](int64_t g) {
+    return accumulate ? apply(dst.get(g), acc[g]) : acc[g];
+  });
   for (int64_t lanes : {8, 1}) {
     Kernel k(2);
     OpBuilder b = k.builder();
@@ -353,12 +358,9 @@ TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
   auto at = [](const HostBuffer &h, int64_t i, int64_t j) {
     return h.get(i * h.shape[1] + j);
   };
-  for (int64_t f = 0; f < A.numElements(); ++f)
-    A.set(f, float(f % 7) - 3);
-  for (int64_t f = 0; f < B.numElements(); ++f)
-    B.set(f, float(f % 5) - 2);
-  for (int64_t f = 0; f < C.numElements(); ++f)
-    C.set(f, float(f % 3));
+  A.fill([](int64_t f) { return float(f % 7) - 3; });
+  B.fill([](int64_t f) { return float(f % 5) - 2; });
+  C.fill([](int64_t f) { return float(f % 3); });
   std::vector<float> want = C.data;
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
@@ -399,18 +401,12 @@ TEST_P(RandomElementwise, FillThenScaleAdd) {
   RandomLayoutOptions dopts = opts;
   dopts.replicas = true;
   HostBuffer z = HostBuffer::make(randomLayout(rng, shape, dopts), shape);
-  for (int64_t f = 0; f < x.numElements(); ++f) {
-    x.set(f, float(f));
-    y.set(f, float(f % 4));
-  }
+  x.fill([](int64_t f) { return float(f); });
+  y.fill([](int64_t f) { return float(f % 4); });
   // z = x * 2 + y, then a fill of y with 7 (checked through y's storage).
-  std::vector<float> wantZ = z.data, wantY = y.data;
-  for (int64_t f = 0; f < z.numElements(); ++f)
-    for (int64_t a : z.addresses(f))
-      wantZ[a] = float(f) * 2 + float(f % 4);
-  for (int64_t f = 0; f < y.numElements(); ++f)
-    for (int64_t a : y.addresses(f))
-      wantY[a] = 7;
+  std::vector<float> wantZ =
+      z.cellsWith([](int64_t f) { return float(f) * 2 + float(f % 4); });
+  std::vector<float> wantY = y.cellsWith([](int64_t) { return 7.f; });
   Kernel k(3);
   OpBuilder b = k.builder();
   // The body lives in a detached region, as an op's region would.

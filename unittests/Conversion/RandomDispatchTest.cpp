@@ -36,6 +36,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -71,10 +73,70 @@ std::string joined(llvm::ArrayRef<int64_t> v, const char *sep) {
 }
 
 //===----------------------------------------------------------------------===//
+// Element types: values are kept as floats on the C++ side (every value the
+// tests use is exact in f32) and stored in the element type for the kernel
+//===----------------------------------------------------------------------===//
+
+int64_t elementBytes(const std::string &elem) {
+  return elem == "f16" || elem == "bf16" ? 2 : 4;
+}
+
+const llvm::fltSemantics *semanticsOf(const std::string &elem) {
+  if (elem == "f16")
+    return &llvm::APFloat::IEEEhalf();
+  if (elem == "bf16")
+    return &llvm::APFloat::BFloat();
+  return nullptr;
+}
+
+/// Writes `v` as one `elem` at `p` (rounding to nearest even).
+void encode(const std::string &elem, float v, uint8_t *p) {
+  if (elem == "i32") {
+    int32_t i = int32_t(v);
+    memcpy(p, &i, 4);
+  } else if (const llvm::fltSemantics *sem = semanticsOf(elem)) {
+    llvm::APFloat f(v);
+    bool lost;
+    f.convert(*sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+    uint16_t bits = uint16_t(f.bitcastToAPInt().getZExtValue());
+    memcpy(p, &bits, 2);
+  } else {
+    memcpy(p, &v, 4);
+  }
+}
+
+float decode(const std::string &elem, const uint8_t *p) {
+  if (elem == "i32") {
+    int32_t i;
+    memcpy(&i, p, 4);
+    return float(i);
+  }
+  if (const llvm::fltSemantics *sem = semanticsOf(elem)) {
+    uint16_t bits;
+    memcpy(&bits, p, 2);
+    llvm::APFloat f(*sem, llvm::APInt(16, bits));
+    bool lost;
+    f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return f.convertToFloat();
+  }
+  float v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/// `v` as an `elem` holds it.
+float roundTrip(const std::string &elem, float v) {
+  uint8_t bytes[4];
+  encode(elem, v, bytes);
+  return decode(elem, bytes);
+}
+
+//===----------------------------------------------------------------------===//
 // Launch: which scope the operators run at, and how many instances
 //===----------------------------------------------------------------------===//
 
-enum class Scope { CTA, Warp, Thread };
+enum class Scope { CTA, Warp, Thread, Warpgroup };
 
 struct Launch {
   Scope scope = Scope::CTA;
@@ -89,24 +151,37 @@ struct Launch {
   int64_t instances() const {
     if (specialized)
       return warps() / 2;
-    return scope == Scope::CTA ? 1 : scope == Scope::Warp ? warps() : threads;
+    switch (scope) {
+    case Scope::CTA:
+      return 1;
+    case Scope::Warpgroup:
+      return threads / 128;
+    case Scope::Warp:
+      return warps();
+    case Scope::Thread:
+      return threads;
+    }
+    return 1;
   }
   /// Instances in the whole grid: each has its own tile of the globals.
   int64_t total() const { return grid * instances(); }
   const char *scopeName() const {
-    return scope == Scope::CTA    ? "cta"
-           : scope == Scope::Warp ? "warp"
-                                  : "thread";
+    return scope == Scope::CTA         ? "cta"
+           : scope == Scope::Warpgroup ? "warpgroup"
+           : scope == Scope::Warp      ? "warp"
+                                       : "thread";
   }
 };
 
 Launch randomLaunch(std::mt19937_64 &rng, int seed) {
   Launch l;
-  l.scope = Scope(seed % 3);
+  l.scope = Scope(seed % 4);
   l.grid = coin(rng, 50) ? 2 : 1;
   switch (l.scope) {
   case Scope::CTA:
-    l.threads = 128;
+  case Scope::Warpgroup:
+    // Two warpgroups sometimes, so that wgid places data.
+    l.threads = coin(rng, 50) ? 128 : 256;
     break;
   case Scope::Warp:
     l.threads = coin(rng, 50) ? 64 : 128;
@@ -139,12 +214,15 @@ struct GlobalArray {
   /// Where instance 0's tile starts; instance k's starts k * tile[0] rows
   /// further.
   Shape base;
+  /// The values (as floats) of every cell, stored as `elem` for the kernel.
   std::vector<float> data;
+  std::string elem = "f32";
 
   static GlobalArray make(std::mt19937_64 &rng, std::string name, Shape tile,
-                          int64_t instances) {
+                          int64_t instances, std::string elem) {
     GlobalArray g;
     g.name = std::move(name);
+    g.elem = std::move(elem);
     g.tile = tile;
     unsigned rank = tile.size();
     for (unsigned d = 0; d < rank; ++d) {
@@ -181,7 +259,7 @@ struct GlobalArray {
     return address(index);
   }
   std::string memrefType() const {
-    return "memref<" + joined(shape, "x") + "xf32, strided<[" +
+    return "memref<" + joined(shape, "x") + "x" + elem + ", strided<[" +
            joined(strides, ", ") + "]>>";
   }
   /// The layout of a `tile`-shaped view: the memref's strides.
@@ -201,12 +279,27 @@ struct Buf {
   Shape shape;
   Layout layout;
   std::string space;
+  std::string elem = "f32";
 
   std::string type() const {
-    return "!axe.buffer<" + joined(shape, "x") + "xf32, #axe.layout<" +
+    return "!axe.buffer<" + joined(shape, "x") + "x" + elem + ", #axe.layout<" +
            layout.str() + ">, " + space + ">";
   }
 };
+
+/// The scope that owns a register buffer placing data on `axes`: the widest
+/// scope among them.
+Scope ownerOf(const std::set<std::string> &axes) {
+  for (const char *a : {"tx", "warpid", "wgid"})
+    if (axes.count(a))
+      return Scope::CTA;
+  for (const char *a : {"tid_in_wg", "wid_in_wg"})
+    if (axes.count(a))
+      return Scope::Warpgroup;
+  if (axes.count("laneid"))
+    return Scope::Warp;
+  return Scope::Thread;
+}
 
 /// The kernel being written: constants go before the kernel (uniform
 /// values), everything else inside it.
@@ -225,6 +318,20 @@ public:
     char text[32];
     snprintf(text, sizeof(text), "%e", double(v));
     prologue << "    " << name << " = arith.constant " << text << " : f32\n";
+    return name;
+  }
+  /// A constant `v` of element type `elem`.
+  std::string constant(float v, const std::string &elem) {
+    if (elem == "f32")
+      return f32(v);
+    std::string name = "%f" + std::to_string(nextId++);
+    char text[32];
+    if (elem == "i32")
+      snprintf(text, sizeof(text), "%d", int(v));
+    else
+      snprintf(text, sizeof(text), "%e", double(v));
+    prologue << "    " << name << " = arith.constant " << text << " : " << elem
+             << "\n";
     return name;
   }
   std::string fresh(const std::string &prefix) {
@@ -258,10 +365,11 @@ public:
   /// %inst: the number of the running instance in its CTA.
   std::string instanceInCTA() { return "%inst"; }
 
-  GlobalArray &global(std::mt19937_64 &rng, Shape tile) {
+  GlobalArray &global(std::mt19937_64 &rng, Shape tile,
+                      std::string elem = "f32") {
     std::string name = "%G" + std::to_string(globals.size());
-    globals.push_back(std::make_unique<GlobalArray>(
-        GlobalArray::make(rng, name, std::move(tile), launch.total())));
+    globals.push_back(std::make_unique<GlobalArray>(GlobalArray::make(
+        rng, name, std::move(tile), launch.total(), std::move(elem))));
     return *globals.back();
   }
 
@@ -284,6 +392,7 @@ public:
     b.shape.assign(t.begin(), t.end());
     b.layout = *parseLayout(g.viewLayout(t));
     b.space = "global";
+    b.elem = g.elem;
     std::string offsets = r1;
     for (size_t d = 1; d < t.size(); ++d)
       offsets += ", " + std::to_string(g.base[d]);
@@ -294,27 +403,64 @@ public:
 
   /// A fresh on-chip buffer of `shape` at a random placement that the
   /// operators' scope owns; `replicas` allows replicated layouts.
-  Buf buffer(std::mt19937_64 &rng, Shape shape, bool replicas) {
+  Buf buffer(std::mt19937_64 &rng, Shape shape, bool replicas,
+             const std::string &elem = "f32") {
     RandomLayoutOptions opts;
     opts.replicas = replicas;
     Buf b;
     b.shape = shape;
     b.name = fresh("b");
+    b.elem = elem;
     bool shared = coin(rng, 45);
     if (!shared) {
       b.space = "reg";
       opts.swizzle = false;
+      int64_t wgs = launch.threads / 128;
       switch (launch.scope) {
-      case Scope::CTA:
-        // Registers of the whole CTA: some data on warpid.
+      case Scope::CTA: {
+        // Registers of the whole CTA: some data on a CTA axis, from one of
+        // the families of axes that number threads without aliasing.
         opts.threadAxes = true;
-        opts.axisLimit = {{"laneid", 32}, {"warpid", launch.warps()}};
-        opts.requireAxis = "warpid";
+        int family =
+            std::uniform_int_distribution<int>(0, wgs > 1 ? 3 : 1)(rng);
+        if (family == 0) {
+          opts.axes = {"laneid", "warpid"};
+          opts.axisLimit = {{"laneid", 32}, {"warpid", launch.warps()}};
+          opts.requireAxis = "warpid";
+        } else if (family == 1) {
+          opts.axes = {"tx"};
+          opts.axisLimit = {{"tx", launch.threads}};
+          opts.requireAxis = "tx";
+        } else if (family == 2) {
+          opts.axes = {"tid_in_wg", "wgid"};
+          opts.axisLimit = {{"tid_in_wg", 128}, {"wgid", wgs}};
+          opts.requireAxis = "wgid";
+        } else {
+          opts.axes = {"laneid", "wid_in_wg", "wgid"};
+          opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}, {"wgid", wgs}};
+          opts.requireAxis = "wgid";
+        }
+        break;
+      }
+      case Scope::Warpgroup:
+        // One copy per warpgroup: data on tid_in_wg, or on lanes and
+        // wid_in_wg.
+        opts.threadAxes = true;
+        if (coin(rng, 50)) {
+          opts.axes = {"tid_in_wg"};
+          opts.axisLimit = {{"tid_in_wg", 128}};
+          opts.requireAxis = "tid_in_wg";
+        } else {
+          opts.axes = {"laneid", "wid_in_wg"};
+          opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}};
+          opts.requireAxis = "wid_in_wg";
+        }
         break;
       case Scope::Warp:
-        // One copy per warp: data on lanes, none on warpid.
+        // One copy per warp: data on lanes.
         opts.threadAxes = true;
-        opts.axisLimit = {{"laneid", 32}, {"warpid", 1}};
+        opts.axes = {"laneid"};
+        opts.axisLimit = {{"laneid", 32}};
         opts.requireAxis = "laneid";
         break;
       case Scope::Thread:
@@ -341,6 +487,7 @@ public:
     all.shape[0] *= n;
     all.layout = randomLayout(rng, stackedShape, opts);
     all.space = "shared";
+    all.elem = elem;
     line(all.name + " = axe.alloc : " + all.type());
     return instanceSlice(all, shape);
   }
@@ -352,6 +499,7 @@ public:
     b.name = fresh("b");
     b.shape.assign(shape.begin(), shape.end());
     b.space = all.space;
+    b.elem = all.elem;
     std::string start = fresh("start");
     line(start + " = arith.muli " + instanceInCTA() + ", " + index(shape[0]) +
          " : index");
@@ -390,9 +538,7 @@ public:
       for (const auto &[axis, v] : tile->offset().entries())
         if (v != 0)
           axes.insert(axis);
-      if (launch.scope == Scope::CTA && !axes.count("warpid"))
-        return std::nullopt;
-      if (launch.scope == Scope::Warp && !axes.count("laneid"))
+      if (ownerOf(axes) != launch.scope)
         return std::nullopt;
     }
     return src.layout.isSwizzled() ? Layout(*src.layout.swizzle(), *tile)
@@ -411,6 +557,7 @@ public:
     if (layout)
       b.layout = *layout;
     b.space = src.space;
+    b.elem = src.elem;
     std::string list;
     for (size_t d = 0; d < starts.size(); ++d)
       list += (d ? ", " : "") + starts[d];
@@ -419,32 +566,48 @@ public:
     return b;
   }
 
-  /// The whole of `b` read through the equivalent layout whose first
-  /// replica iter runs backwards: its replica 0 is b's last replica.
-  std::optional<Buf> mirror(const Buf &b) {
+  /// The whole of `b` read through equivalent layouts, one per replica
+  /// but the first, whose replica 0 (the placement a copy reads) is that
+  /// replica: a replica iter (e, s) at digit d becomes the overlapping
+  /// iters (e - d, s) and (d + 1, -s) with d * s added to the offset, the
+  /// same set of placements. Reading them back checks every replica.
+  std::vector<Buf> replicaViews(const Buf &b) {
     const TileLayout &t = b.layout.tile();
-    if (t.replica().empty())
-      return std::nullopt;
-    IterList replica(t.replica().begin(), t.replica().end());
-    Iter &r = replica.front();
-    Coord offset = t.offset();
-    offset.add(r.axis, (r.extent - 1) * r.stride);
-    r.stride = -r.stride;
-    Result<TileLayout> flipped = TileLayout::create(
-        IterList(t.shard().begin(), t.shard().end()), replica, offset);
-    EXPECT_TRUE(bool(flipped)) << flipped.message();
-    Buf m;
-    m.name = fresh("mirror");
-    m.shape = b.shape;
-    m.layout = b.layout.isSwizzled() ? Layout(*b.layout.swizzle(), *flipped)
-                                     : Layout(*flipped);
-    m.space = b.space;
-    std::string zeros;
-    for (size_t d = 0; d < b.shape.size(); ++d)
-      zeros += d ? ", 0" : "0";
-    line(m.name + " = axe.slice " + b.name + "[" + zeros + "] : " + b.type() +
-         " -> " + m.type());
-    return m;
+    std::vector<Buf> views;
+    for (int64_t r = 1; r < t.replicaCount(); ++r) {
+      IterList replica;
+      Coord offset = t.offset();
+      int64_t rest = r;
+      for (const Iter &it : t.replica()) {
+        int64_t d = rest % it.extent;
+        rest /= it.extent;
+        if (it.extent - d > 1)
+          replica.push_back({it.extent - d, it.stride, it.axis});
+        if (d > 0) {
+          replica.push_back({d + 1, -it.stride, it.axis});
+          offset.add(it.axis, d * it.stride);
+        }
+      }
+      Result<TileLayout> moved = TileLayout::create(
+          IterList(t.shard().begin(), t.shard().end()), replica, offset);
+      EXPECT_TRUE(bool(moved)) << moved.message();
+      if (!moved)
+        continue;
+      Buf m;
+      m.name = fresh("replica");
+      m.shape = b.shape;
+      m.layout = b.layout.isSwizzled() ? Layout(*b.layout.swizzle(), *moved)
+                                       : Layout(*moved);
+      m.space = b.space;
+      m.elem = b.elem;
+      std::string zeros;
+      for (size_t d = 0; d < b.shape.size(); ++d)
+        zeros += d ? ", 0" : "0";
+      line(m.name + " = axe.slice " + b.name + "[" + zeros + "] : " + b.type() +
+           " -> " + m.type());
+      views.push_back(m);
+    }
+    return views;
   }
 
   void copy(const Buf &src, const Buf &dst, bool scalar = false) {
@@ -473,8 +636,12 @@ public:
         break;
       [[fallthrough]];
     case Scope::Warp:
+    case Scope::Warpgroup:
       os << "      %inst = axe.axis_id "
-         << (launch.scope == Scope::Warp ? "warpid" : "tx") << "\n"
+         << (launch.scope == Scope::Warp        ? "warpid"
+             : launch.scope == Scope::Warpgroup ? "wgid"
+                                                : "tx")
+         << "\n"
          << "      %n = arith.constant " << launch.instances() << " : index\n"
          << "      %first = arith.muli %bx, %n : index\n"
          << "      %k = arith.addi %first, %inst : index\n";
@@ -537,13 +704,22 @@ private:
   auto engine = lowerAndJIT(*module, error, /*alreadyLowered=*/true);
   if (!engine)
     return fail(error.c_str());
-  // One ranked memref descriptor per global: {allocated, aligned, offset,
-  // sizes..., strides...}.
-  std::vector<std::vector<int64_t>> descs;
+  // Each global stored as its element type, and one ranked memref
+  // descriptor per global: {allocated, aligned, offset, sizes...,
+  // strides...}.
+  std::vector<std::vector<uint8_t>> raw;
   for (auto &g : k.globals) {
+    int64_t bytes = elementBytes(g->elem);
+    raw.emplace_back(g->data.size() * bytes);
+    for (size_t i = 0; i < g->data.size(); ++i)
+      encode(g->elem, g->data[i], raw.back().data() + i * bytes);
+  }
+  std::vector<std::vector<int64_t>> descs;
+  for (size_t i = 0; i < k.globals.size(); ++i) {
+    auto &g = k.globals[i];
     std::vector<int64_t> d;
-    d.push_back(reinterpret_cast<int64_t>(g->data.data()));
-    d.push_back(reinterpret_cast<int64_t>(g->data.data()));
+    d.push_back(reinterpret_cast<int64_t>(raw[i].data()));
+    d.push_back(reinterpret_cast<int64_t>(raw[i].data()));
     d.push_back(0);
     d.insert(d.end(), g->shape.begin(), g->shape.end());
     d.insert(d.end(), g->strides.begin(), g->strides.end());
@@ -557,10 +733,17 @@ private:
     args.push_back(&p);
   if (llvm::Error e = engine->invokePacked("_mlir_ciface_kernel", args))
     return ::testing::AssertionFailure() << llvm::toString(std::move(e));
+  for (size_t i = 0; i < k.globals.size(); ++i) {
+    auto &g = k.globals[i];
+    int64_t bytes = elementBytes(g->elem);
+    for (size_t j = 0; j < g->data.size(); ++j)
+      g->data[j] = decode(g->elem, raw[i].data() + j * bytes);
+  }
   return ::testing::AssertionSuccess();
 }
 
-/// Compares every cell of `g` with `want`; describes the first mismatches.
+/// Compares every cell of `g` with `want` rounded to g's element type;
+/// describes the first mismatches.
 ::testing::AssertionResult matches(const GlobalArray &g,
                                    const std::vector<float> &want,
                                    float tolerance = 0) {
@@ -568,12 +751,12 @@ private:
   std::ostringstream first;
   for (size_t i = 0; i < want.size(); ++i) {
     float got = g.data[i];
-    bool ok = got == want[i] ||
-              std::fabs(got - want[i]) <= tolerance * std::fabs(want[i]);
+    float w = roundTrip(g.elem, want[i]);
+    bool ok = got == w || std::fabs(got - w) <= tolerance * std::fabs(w);
     if (ok)
       continue;
     if (bad < 5)
-      first << " [" << i << "] got " << got << " want " << want[i] << ";";
+      first << " [" << i << "] got " << got << " want " << w << ";";
     ++bad;
   }
   if (bad == 0)
@@ -601,13 +784,12 @@ void fillTiles(
     });
 }
 
-/// Writes `dst` (replicas checked through a mirror into `mirrorOut`) to
-/// fresh global outputs; returns them (the mirror's may be null).
-std::pair<GlobalArray *, GlobalArray *> storeResult(std::mt19937_64 &rng,
-                                                    KernelText &k,
-                                                    const Buf &dst,
-                                                    bool blockwise) {
-  GlobalArray &out = k.global(rng, dst.shape);
+/// Writes `dst` to a fresh global output, and each replica but the first
+/// (read through replicaViews) to one more; returns the outputs, replica 0
+/// first.
+std::vector<GlobalArray *> storeResult(std::mt19937_64 &rng, KernelText &k,
+                                       const Buf &dst, bool blockwise) {
+  GlobalArray &out = k.global(rng, dst.shape, dst.elem);
   bool done = false;
   if (blockwise && dst.shape[0] > 1) {
     // Rows [i, i + b) at a time: slices at a run-time start in a loop.
@@ -633,12 +815,13 @@ std::pair<GlobalArray *, GlobalArray *> storeResult(std::mt19937_64 &rng,
   }
   if (!done)
     k.copy(dst, k.view(out, dst.shape), coin(rng, 25));
-  GlobalArray *mirrorOut = nullptr;
-  if (std::optional<Buf> m = k.mirror(dst)) {
-    mirrorOut = &k.global(rng, dst.shape);
-    k.copy(*m, k.view(*mirrorOut, dst.shape));
+  std::vector<GlobalArray *> outs{&out};
+  for (const Buf &r : k.replicaViews(dst)) {
+    GlobalArray &g = k.global(rng, dst.shape, dst.elem);
+    k.copy(r, k.view(g, dst.shape), coin(rng, 25));
+    outs.push_back(&g);
   }
-  return {&out, mirrorOut};
+  return outs;
 }
 
 /// The expected contents of output `g`: value(k, x) in every tile, the
@@ -654,20 +837,17 @@ std::vector<float> expectTiles(
   return want;
 }
 
-/// Runs the kernel and checks both outputs of storeResult.
+/// Runs the kernel and checks every output of storeResult (every replica).
 void checkOutputs(
-    KernelText &k, std::pair<GlobalArray *, GlobalArray *> outs,
+    KernelText &k, const std::vector<GlobalArray *> &outs,
     const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value,
     float tolerance = 0) {
   ASSERT_TRUE(runKernel(k));
   int64_t total = k.launch.total();
-  EXPECT_TRUE(
-      matches(*outs.first, expectTiles(*outs.first, total, value), tolerance))
-      << k.module();
-  if (outs.second)
-    EXPECT_TRUE(matches(*outs.second, expectTiles(*outs.second, total, value),
-                        tolerance))
-        << "(last replica)\n"
+  for (size_t r = 0; r < outs.size(); ++r)
+    EXPECT_TRUE(
+        matches(*outs[r], expectTiles(*outs[r], total, value), tolerance))
+        << "(replica " << r << " of " << outs.size() << ")\n"
         << k.module();
 }
 
@@ -682,51 +862,51 @@ int64_t maxElements(const Launch &l) {
 
 class RandomDispatch : public ::testing::TestWithParam<int> {};
 
-// global -> buffer -> (replicated) buffer -> global, copied whole or by
-// row blocks at run-time starts.
-TEST_P(RandomDispatch, Copy) {
-  int seed = GetParam();
-  std::mt19937_64 rng(10000 + seed);
-  Launch launch = randomLaunch(rng, seed);
+/// global -> buffer -> (replicated) buffer -> global, copied whole or by
+/// row blocks at run-time starts, of elements of type `elem`.
+void copyCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
+              const std::string &elem = "f32") {
   KernelText k(launch);
-  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
-  GlobalArray &in = k.global(rng, shape);
-  auto value = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+  Shape shape = smallShape(rng, rank, maxElements(launch));
+  GlobalArray &in = k.global(rng, shape, elem);
+  auto value = [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
     int64_t f = 0;
     for (int64_t v : x)
       f = f * 37 + v;
+    // Distinct values, exact in the element type.
+    if (elem == "f16" || elem == "bf16")
+      return float((f + 13 * inst) % 201 - 100);
+    if (elem == "i32")
+      return float(inst * 65536 + f % 65536 - 1000);
     return float(inst * 4096 + f + 1);
   };
   fillTiles(in, launch.total(), value);
   Buf g = k.view(in, shape);
-  Buf a = k.buffer(rng, shape, /*replicas=*/false);
+  Buf a = k.buffer(rng, shape, /*replicas=*/false, elem);
   k.copy(g, a, coin(rng, 25));
-  Buf b = k.buffer(rng, shape, /*replicas=*/true);
+  Buf b = k.buffer(rng, shape, /*replicas=*/true, elem);
   k.copy(a, b, coin(rng, 25));
   auto outs = storeResult(rng, k, b, coin(rng, 50));
   checkOutputs(k, outs, value);
 }
 
-// C (+)= A x B over k blocks sliced at run-time starts, any transposes.
-TEST_P(RandomDispatch, Gemm) {
+TEST_P(RandomDispatch, Copy) {
   int seed = GetParam();
-  std::mt19937_64 rng(20000 + seed);
+  std::mt19937_64 rng(10000 + seed);
   Launch launch = randomLaunch(rng, seed);
+  copyCase(rng, launch, 1 + seed % 3);
+}
+
+/// C (+)= A x B (MxN, K deep) over k blocks sliced at run-time starts, any
+/// transposes; A and B of element type `abElem` (f32, f16, bf16), C f32.
+void gemmCase(std::mt19937_64 &rng, const Launch &launch, int64_t M, int64_t N,
+              int64_t K, const std::string &abElem = "f32") {
   KernelText k(launch);
-  int64_t limit = launch.scope == Scope::Thread ? 8 : 16;
-  auto size = [&] {
-    int64_t s;
-    do
-      s = pick(rng, {2, 3, 4, 6, 8, 12, 16});
-    while (s > limit);
-    return s;
-  };
-  int64_t M = size(), N = size(), K = size();
   bool ta = coin(rng, 50), tb = coin(rng, 50), accumulate = coin(rng, 50);
   Shape aShape = ta ? Shape{K, M} : Shape{M, K};
   Shape bShape = tb ? Shape{N, K} : Shape{K, N};
-  GlobalArray &ga = k.global(rng, aShape);
-  GlobalArray &gb = k.global(rng, bShape);
+  GlobalArray &ga = k.global(rng, aShape, abElem);
+  GlobalArray &gb = k.global(rng, bShape, abElem);
   GlobalArray &gc = k.global(rng, {M, N});
   int64_t total = launch.total();
   auto aVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
@@ -741,9 +921,9 @@ TEST_P(RandomDispatch, Gemm) {
   fillTiles(ga, total, aVal);
   fillTiles(gb, total, bVal);
   fillTiles(gc, total, cVal);
-  Buf a = k.buffer(rng, aShape, false);
+  Buf a = k.buffer(rng, aShape, false, abElem);
   k.copy(k.view(ga, aShape), a);
-  Buf b = k.buffer(rng, bShape, false);
+  Buf b = k.buffer(rng, bShape, false, abElem);
   k.copy(k.view(gb, bShape), b);
   Buf c = k.buffer(rng, {M, N}, true);
   if (accumulate)
@@ -814,14 +994,30 @@ TEST_P(RandomDispatch, Gemm) {
   });
 }
 
-// sum / max / min / prod over random dims, kept or dropped, optionally
-// accumulating into a filled destination.
-TEST_P(RandomDispatch, Reduce) {
+// C (+)= A x B on small tiles, f32.
+TEST_P(RandomDispatch, Gemm) {
   int seed = GetParam();
-  std::mt19937_64 rng(30000 + seed);
+  std::mt19937_64 rng(20000 + seed);
   Launch launch = randomLaunch(rng, seed);
+  int64_t limit = launch.scope == Scope::Thread ? 8 : 16;
+  auto size = [&] {
+    int64_t s;
+    do
+      s = pick(rng, {2, 3, 4, 6, 8, 12, 16});
+    while (s > limit);
+    return s;
+  };
+  int64_t M = size(), N = size(), K = size();
+  gemmCase(rng, launch, M, N, K);
+}
+
+/// sum / max / min / prod over random dims, kept or dropped, optionally
+/// accumulating into a filled destination; elements of type `elem` (f32 or
+/// i32).
+void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
+                const std::string &elem = "f32") {
   KernelText k(launch);
-  unsigned rank = 1 + seed % 3;
+  bool isInt = elem == "i32";
   Shape shape = smallShape(rng, rank, maxElements(launch));
   SmallVector<int64_t> dims;
   for (unsigned d = 0; d < rank; ++d)
@@ -839,22 +1035,24 @@ TEST_P(RandomDispatch, Reduce) {
   static const char *kinds[] = {"sum", "max", "min", "prod"};
   int kind = std::uniform_int_distribution<int>(0, 3)(rng);
   bool accumulate = coin(rng, 40);
-  GlobalArray &gx = k.global(rng, shape);
+  GlobalArray &gx = k.global(rng, shape, elem);
   auto xVal = [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
     int64_t f = inst * 11;
     for (int64_t v : x)
       f = f * 7 + v;
+    if (kind == 3 && isInt) // Products of +-1 and a few 2s fit in i32.
+      return f % 29 == 0 ? 2.f : f % 3 ? 1.f : -1.f;
     if (kind == 3) // Products of +-1 and a few 2s and halves stay exact.
       return f % 13 == 0 ? 2.f : f % 11 == 0 ? 0.5f : f % 3 ? 1.f : -1.f;
     return float(f % 9) - 4;
   };
   fillTiles(gx, launch.total(), xVal);
-  Buf x = k.buffer(rng, shape, false);
+  Buf x = k.buffer(rng, shape, false, elem);
   k.copy(k.view(gx, shape), x);
-  Buf d = k.buffer(rng, dstShape, true);
-  float init = kind == 3 ? 2.f : 1.5f;
+  Buf d = k.buffer(rng, dstShape, true, elem);
+  float init = kind == 3 ? 2.f : isInt ? 3.f : 1.5f;
   if (accumulate)
-    k.line("axe.fill " + d.name + ", " + k.f32(init) + " at " +
+    k.line("axe.fill " + d.name + ", " + k.constant(init, elem) + " at " +
            launch.scopeName() + " : " + d.type());
   std::string dimList;
   for (size_t i = 0; i < dims.size(); ++i)
@@ -913,6 +1111,13 @@ TEST_P(RandomDispatch, Reduce) {
       return init * acc;
     }
   });
+}
+
+TEST_P(RandomDispatch, Reduce) {
+  int seed = GetParam();
+  std::mt19937_64 rng(30000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  reduceCase(rng, launch, 1 + seed % 3);
 }
 
 // A fill of the whole (replicated) buffer, then fills of row blocks at
@@ -1081,5 +1286,136 @@ TEST_P(RandomDispatch, WarpSpecialized) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatch, ::testing::Range(1, 51));
+
+//===----------------------------------------------------------------------===//
+// Element types other than f32
+//===----------------------------------------------------------------------===//
+
+class RandomDispatchTypes : public ::testing::TestWithParam<int> {};
+
+const char *const kNarrowFloats[] = {"f16", "bf16"};
+
+// Copies of f16, bf16 and i32 (seed % 3) at every scope (seed % 4).
+TEST_P(RandomDispatchTypes, Copy) {
+  int seed = GetParam();
+  std::mt19937_64 rng(110000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  static const char *elems[] = {"f16", "bf16", "i32"};
+  copyCase(rng, launch, 1 + seed % 3, elems[seed % 3]);
+}
+
+// f16 or bf16 A and B into an f32 C: products of small integers are exact.
+TEST_P(RandomDispatchTypes, Gemm) {
+  int seed = GetParam();
+  std::mt19937_64 rng(120000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  int64_t limit = launch.scope == Scope::Thread ? 8 : 32;
+  auto size = [&] {
+    int64_t s;
+    do
+      s = pick(rng, {2, 4, 6, 8, 12, 16, 32});
+    while (s > limit);
+    return s;
+  };
+  int64_t M = size(), N = size(), K = size();
+  gemmCase(rng, launch, M, N, K, kNarrowFloats[seed % 2]);
+}
+
+// i32 sum / max / min / prod.
+TEST_P(RandomDispatchTypes, Reduce) {
+  int seed = GetParam();
+  std::mt19937_64 rng(130000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  reduceCase(rng, launch, 1 + seed % 3, "i32");
+}
+
+// Casts in an elementwise body: z = to_z(to_f32(x) * (k + 1) + y) with x of
+// f16, bf16 or i32 (seed % 3), y f32 and z f32 or f16 (rounded to nearest
+// even, which the reference reproduces).
+TEST_P(RandomDispatchTypes, CastElementwise) {
+  int seed = GetParam();
+  std::mt19937_64 rng(140000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  KernelText k(launch);
+  static const char *xElems[] = {"f16", "bf16", "i32"};
+  std::string xElem = xElems[seed % 3];
+  std::string zElem = coin(rng, 50) ? "f16" : "f32";
+  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
+  GlobalArray &gx = k.global(rng, shape, xElem);
+  GlobalArray &gy = k.global(rng, shape);
+  auto xVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = inst;
+    for (int64_t v : x)
+      f = f * 5 + v;
+    return float(f % 61) - 30;
+  };
+  auto yVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    int64_t f = 2 * inst;
+    for (int64_t v : x)
+      f = f * 3 + v;
+    return float(f % 7) * 0.25f + 0.125f;
+  };
+  fillTiles(gx, launch.total(), xVal);
+  fillTiles(gy, launch.total(), yVal);
+  Buf x = k.buffer(rng, shape, false, xElem);
+  k.copy(k.view(gx, shape), x);
+  Buf y = k.buffer(rng, shape, false);
+  k.copy(k.view(gy, shape), y);
+  Buf z = k.buffer(rng, shape, true, zElem);
+  k.line("%ki = arith.index_cast %k : index to i32");
+  k.line("%kf = arith.sitofp %ki : i32 to f32");
+  k.line("%scale = arith.addf %kf, " + k.f32(1) + " : f32");
+  k.line("axe.elementwise ins(" + x.name + ", " + y.name + " : " + x.type() +
+         ", " + y.type() + ") outs(" + z.name + " : " + z.type() + ") at " +
+         launch.scopeName() + " {");
+  k.line("^bb0(%xe: " + xElem + ", %ye: f32):");
+  if (xElem == "i32")
+    k.line("  %xf = arith.sitofp %xe : i32 to f32");
+  else
+    k.line("  %xf = arith.extf %xe : " + xElem + " to f32");
+  k.line("  %t = arith.mulf %xf, %scale : f32");
+  k.line("  %u = arith.addf %t, %ye : f32");
+  if (zElem == "f16") {
+    k.line("  %z = arith.truncf %u : f32 to f16");
+    k.line("  axe.yield %z : f16");
+  } else {
+    k.line("  axe.yield %u : f32");
+  }
+  k.line("}");
+  auto outs = storeResult(rng, k, z, coin(rng, 30));
+  checkOutputs(k, outs, [&](int64_t inst, llvm::ArrayRef<int64_t> i) {
+    return xVal(inst, i) * float(inst + 1) + yVal(inst, i);
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchTypes, ::testing::Range(1, 25));
+
+//===----------------------------------------------------------------------===//
+// Larger gemms
+//===----------------------------------------------------------------------===//
+
+class RandomDispatchLarge : public ::testing::TestWithParam<int> {};
+
+// 32 to 64 on each side with random layouts at cta, warpgroup or warp
+// scope; the first seed is 64x64x32. A and B are sometimes f16 or bf16.
+TEST_P(RandomDispatchLarge, Gemm) {
+  int seed = GetParam();
+  std::mt19937_64 rng(150000 + seed);
+  static const Scope scopes[] = {Scope::CTA, Scope::Warpgroup, Scope::Warp};
+  Launch launch = randomLaunch(rng, seed);
+  launch.scope = scopes[seed % 3];
+  if (launch.scope == Scope::Warp)
+    launch.threads = 64;
+  int64_t M = 64, N = 64, K = 32;
+  if (seed > 1) {
+    M = pick(rng, {32, 48, 64});
+    N = pick(rng, {32, 64});
+    K = pick(rng, {16, 32, 64});
+  }
+  std::string abElem = seed % 4 == 0 ? kNarrowFloats[seed / 4 % 2] : "f32";
+  gemmCase(rng, launch, M, N, K, abElem);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchLarge, ::testing::Range(1, 9));
 
 } // namespace

@@ -34,6 +34,12 @@ struct RandomLayoutOptions {
   /// replica): what makes a register buffer belong to a warp (laneid) or a
   /// CTA (warpid).
   std::string requireAxis;
+  /// The thread axes that factors and replicas may use (with threadAxes): a
+  /// family whose coordinates do not alias one another's threads.
+  std::vector<std::string> axes = {"laneid", "warpid"};
+  /// At most this many replica iters (each of extent 2 or 3), on `m` or on
+  /// the thread axes.
+  int maxReplicaIters = 2;
 };
 
 inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
@@ -66,7 +72,6 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
     for (int64_t p : parts)
       factors.push_back({p});
   }
-  static const char *threadAxes[] = {"laneid", "warpid"};
   // Product of the extents placed on each limited axis so far.
   std::map<std::string, int64_t> used;
   auto fits = [&](const std::string &axis, int64_t extent) {
@@ -82,15 +87,18 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   };
   bool onlyM = true;
   for (Factor &f : factors)
-    if (opts.threadAxes && coin(30)) {
-      std::string axis = threadAxes[coin(50)];
-      std::string other = axis == "laneid" ? "warpid" : "laneid";
-      if (!fits(axis, f.extent))
-        axis = other;
-      if (!fits(axis, f.extent))
-        continue;
-      place(f, axis);
-      onlyM = false;
+    if (opts.threadAxes && !opts.axes.empty() && coin(30)) {
+      // A random axis of the family, else the next one that fits.
+      size_t first =
+          std::uniform_int_distribution<size_t>(0, opts.axes.size() - 1)(rng);
+      for (size_t i = 0; i < opts.axes.size(); ++i) {
+        const std::string &axis = opts.axes[(first + i) % opts.axes.size()];
+        if (!fits(axis, f.extent))
+          continue;
+        place(f, axis);
+        onlyM = false;
+        break;
+      }
     }
   bool required = opts.requireAxis.empty();
   for (Factor &f : factors)
@@ -130,20 +138,25 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   auto spanOf = [&](const std::string &axis) {
     return next.count(axis) ? next[axis] : int64_t(1);
   };
-  if (opts.replicas && coin(60)) {
-    std::string axis = opts.threadAxes && coin(50) ? "warpid" : "m";
+  // The span of m without replicas: what a swizzle may permute.
+  int64_t shardSpanM = spanOf("m");
+  int replicaIters =
+      opts.replicas && coin(60) ? (coin(40) ? opts.maxReplicaIters : 1) : 0;
+  for (int r = 0; r < replicaIters; ++r) {
+    std::vector<std::string> candidates = {"m"};
+    if (opts.threadAxes)
+      candidates.insert(candidates.end(), opts.axes.begin(), opts.axes.end());
+    std::string axis = candidates[std::uniform_int_distribution<size_t>(
+        0, candidates.size() - 1)(rng)];
     int64_t extent = coin(50) ? 2 : 3;
-    // A limited axis takes the replica only if its span stays in bounds:
-    // warpid, else laneid, else memory.
-    auto full = [&](const std::string &a) {
-      return limited(a) && spanOf(a) * extent > opts.axisLimit.at(a);
-    };
-    if (axis == "warpid" && full(axis))
-      axis = "laneid";
-    if (axis == "laneid" && full(axis))
+    // A limited axis takes the replica only if its span stays in bounds;
+    // memory otherwise.
+    if (limited(axis) && spanOf(axis) * extent > opts.axisLimit.at(axis))
       axis = "m";
     replica.push_back({extent, spanOf(axis), axis});
+    next[axis] = spanOf(axis) * extent;
     required |= axis == opts.requireAxis;
+    onlyM &= axis == "m";
   }
   if (!required) {
     // No factor fits the axis: a replica on it places the data there (the
@@ -163,7 +176,7 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   Result<TileLayout> tile = TileLayout::create(shard, replica, offset);
   assert(tile && "generated layout must be valid");
   if (opts.swizzle && onlyM && coin(40)) {
-    int64_t mSpan = next.count("m") ? next["m"] : 1;
+    int64_t mSpan = shardSpanM;
     int bits = 0;
     while ((int64_t(1) << (bits + 1)) <= mSpan)
       ++bits;

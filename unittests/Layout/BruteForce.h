@@ -11,6 +11,7 @@
 
 #include "axe/Layout/TileLayout.h"
 
+#include <initializer_list>
 #include <map>
 #include <random>
 #include <set>
@@ -28,6 +29,15 @@ inline void addTo(Point &p, const std::string &axis, int64_t v) {
   slot += v;
   if (slot == 0)
     p.erase(axis);
+}
+
+/// A point written out: point({{"laneid", 8}, {"m", 1}}).
+inline Point
+point(std::initializer_list<std::pair<const char *, int64_t>> entries) {
+  Point p;
+  for (auto [axis, v] : entries)
+    addTo(p, axis, v);
+  return p;
 }
 
 /// L(f) computed straight from the definition: digits last-fastest, replica
@@ -75,6 +85,11 @@ template <typename Range> PointSet toPointSet(const Range &coords) {
     s.insert(toPoint(c));
   return s;
 }
+
+/// A shape or coordinate as the reference functions below take it.
+using Vec = std::vector<int64_t>;
+
+inline Vec vec(llvm::ArrayRef<int64_t> a) { return Vec(a.begin(), a.end()); }
 
 /// Row-major digits of `flat` in `shape` (independent of the library's).
 inline std::vector<int64_t>

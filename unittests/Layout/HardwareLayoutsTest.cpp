@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/HardwareLayouts.h"
@@ -22,19 +23,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-Point point(std::initializer_list<std::pair<const char *, int64_t>> entries) {
-  Point p;
-  for (auto [axis, v] : entries)
-    addTo(p, axis, v);
-  return p;
-}
-
-TileLayout tileOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 /// Collects (logical coordinate -> physical point) pairs from a definition
 /// and checks the layout against them: each element of `shape` must be
@@ -104,8 +92,10 @@ TEST(MmaSync, M16N8K16OperandB) {
   check.expectComplete();
 }
 
-void checkAccumulator(const TileLayout &c) {
-  DefinitionCheck check(c, {16, 8});
+/// The 16x8 placement of four registers that the C fragments and the A
+/// fragment of m16n8k8 share: a0, a1 on row groupID, a2, a3 on groupID + 8.
+void checkRowPairs16x8(const TileLayout &fragment) {
+  DefinitionCheck check(fragment, {16, 8});
   for (int64_t lane = 0; lane < 32; ++lane)
     for (int64_t i = 0; i < 4; ++i) {
       int64_t groupID = lane >> 2, tig = lane % 4;
@@ -119,20 +109,11 @@ void checkAccumulator(const TileLayout &c) {
 TEST(MmaSync, AccumulatorC) {
   for (MmaShape s : {MmaShape::M16N8K8, MmaShape::M16N8K16})
     for (MmaType t : {MmaType::F32, MmaType::F16})
-      checkAccumulator(mmaOrDie(s, MmaOperand::C, t));
+      checkRowPairs16x8(mmaOrDie(s, MmaOperand::C, t));
 }
 
 TEST(MmaSync, M16N8K8OperandA) {
-  DefinitionCheck check(
-      mmaOrDie(MmaShape::M16N8K8, MmaOperand::A, MmaType::BF16), {16, 8});
-  for (int64_t lane = 0; lane < 32; ++lane)
-    for (int64_t i = 0; i < 4; ++i) {
-      int64_t groupID = lane >> 2, tig = lane % 4;
-      int64_t row = i < 2 ? groupID : groupID + 8;
-      int64_t col = tig * 2 + (i & 1);
-      check.expect({row, col}, point({{"laneid", lane}, {"m", i}}));
-    }
-  check.expectComplete();
+  checkRowPairs16x8(mmaOrDie(MmaShape::M16N8K8, MmaOperand::A, MmaType::BF16));
 }
 
 TEST(MmaSync, M16N8K8OperandB) {
@@ -154,7 +135,7 @@ TEST(MmaSync, ShapesAndText) {
   EXPECT_EQ(mmaSyncOperandShape(MmaShape::M16N8K8, MmaOperand::C),
             Shape({16, 8}));
   EXPECT_EQ(mmaOrDie(MmaShape::M16N8K16, MmaOperand::A, MmaType::F16),
-            tileOrDie("S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]"));
+            parseOrDie("S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]"));
 }
 
 TEST(MmaSync, RejectsWrongTypes) {
@@ -232,7 +213,7 @@ TEST(Ldmatrix, Rejects) {
 TEST(WgLocal, MatchesTheSpec) {
   Result<TileLayout> l = wgLocalLayout(64);
   ASSERT_TRUE(bool(l)) << l.message();
-  EXPECT_EQ(*l, tileOrDie("S[(128, 64) : (1@tid_in_wg, 1)]"));
+  EXPECT_EQ(*l, parseOrDie("S[(128, 64) : (1@tid_in_wg, 1)]"));
   Result<TileLayout> small = wgLocalLayout(3, 16);
   ASSERT_TRUE(bool(small));
   DefinitionCheck check(*small, {16, 3});
@@ -276,7 +257,7 @@ TEST(Wgmma, Accumulator) {
 TEST(TmemDatapath, SpecExampleD) {
   Result<TileLayout> d = tmemDatapathLayout(TmemDatapath::D, 128, 256);
   ASSERT_TRUE(bool(d)) << d.message();
-  EXPECT_EQ(*d, tileOrDie("S[(128, 256) : (1@TLane, 1@TCol)]"));
+  EXPECT_EQ(*d, parseOrDie("S[(128, 256) : (1@TLane, 1@TCol)]"));
 }
 
 /// The data-path placements as we read the PTX figures, written as row /
@@ -493,7 +474,7 @@ TEST(SwizzleAtom, MatchesByteRule) {
 
 TEST(SwizzleAtom, F16Modes) {
   EXPECT_EQ(swizzleAtom(SwizzleMode::B128, 16)->str(),
-            "SW(3, 3, 3) o " + tileOrDie("S[(8, 64) : (64, 1)]").str());
+            "SW(3, 3, 3) o " + parseOrDie("S[(8, 64) : (64, 1)]").str());
   EXPECT_EQ(*swizzleAtom(SwizzleMode::B64, 16)->swizzle(),
             *Swizzle::create(3, 2, 3));
   EXPECT_EQ(*swizzleAtom(SwizzleMode::B32, 32)->swizzle(),
@@ -571,7 +552,7 @@ TEST(Accelerator, PsumTile) {
 TEST(Accelerator, BankViewRoundTrip) {
   // A flat F layout with an offset into bank 1 and a bank-stepping iter.
   TileLayout flat =
-      tileOrDie("S[(4, 2, 256) : (1@P, 1024@F, 1@F)] + 600@F + 2@P");
+      parseOrDie("S[(4, 2, 256) : (1@P, 1024@F, 1@F)] + 600@F + 2@P");
   Result<TileLayout> banked = psumBankView(flat, 4);
   ASSERT_TRUE(bool(banked)) << banked.message();
   for (int64_t f = 0; f < flat.size(); ++f) {
@@ -592,12 +573,12 @@ TEST(Accelerator, BankViewRoundTrip) {
 }
 
 TEST(Accelerator, BankViewRejectsStraddling) {
-  Result<TileLayout> r = psumBankView(tileOrDie("S[600 : 1@F]"), 4);
+  Result<TileLayout> r = psumBankView(parseOrDie("S[600 : 1@F]"), 4);
   ASSERT_FALSE(bool(r));
   EXPECT_NE(r.message().find("straddles"), std::string::npos);
-  EXPECT_FALSE(bool(psumBankView(tileOrDie("S[2 : 1@F] + 511@F"), 4)));
-  EXPECT_FALSE(bool(psumBankView(tileOrDie("S[9 : 512@F]"), 4)));
-  EXPECT_FALSE(bool(psumFlatView(tileOrDie("S[2 : 512@F]"), 4)));
+  EXPECT_FALSE(bool(psumBankView(parseOrDie("S[2 : 1@F] + 511@F"), 4)));
+  EXPECT_FALSE(bool(psumBankView(parseOrDie("S[9 : 512@F]"), 4)));
+  EXPECT_FALSE(bool(psumFlatView(parseOrDie("S[2 : 512@F]"), 4)));
 }
 
 } // namespace

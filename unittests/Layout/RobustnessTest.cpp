@@ -98,10 +98,6 @@ std::vector<int64_t> samples(int64_t size) {
   return out;
 }
 
-using Vec = std::vector<int64_t>;
-
-Vec vec(llvm::ArrayRef<int64_t> a) { return Vec(a.begin(), a.end()); }
-
 std::string ctx(const TileLayout &l, llvm::ArrayRef<int64_t> shape) {
   return l.str() + " shape " + shapeStr(shape);
 }
@@ -641,9 +637,7 @@ TEST(RobustParse, ManyIters) {
   Result<TileLayout> l = parseTileLayout(text);
   ASSERT_TRUE(bool(l)) << l.message().substr(0, 200);
   EXPECT_EQ(l->shard().size(), size_t(n + 1));
-  Coord at;
-  at.set("m", 3);
-  Result<int64_t> back = l->inverse(at);
+  Result<int64_t> back = l->inverse(coord({{"m", 3}}));
   ASSERT_TRUE(bool(back)) << back.message().substr(0, 200);
   EXPECT_EQ(*back, 1);
   EXPECT_EQ(canonicalize(*l).str(), "S[2 : 3]");
@@ -984,13 +978,9 @@ TEST(RobustAlgebra, CombineArgumentChecks) {
                                           const Vec &shape, const Vec &lo,
                                           const Vec &lengths,
                                           const BigPoint &extra) {
-  int64_t n = 1;
-  for (int64_t l : lengths)
-    n *= l;
-  if (sliced.size() != n)
-    return ::testing::AssertionFailure()
-           << sliced.str() << " has " << sliced.size() << " elements, not "
-           << n;
+  if (::testing::AssertionResult sized = hasBoxSize(sliced, lengths); !sized)
+    return sized;
+  int64_t n = sliced.size();
   for (int64_t y : samples(n)) {
     Vec x = referenceUnflatten(y, lengths);
     for (size_t d = 0; d < x.size(); ++d)

@@ -14,23 +14,15 @@ using namespace axe::testing;
 
 namespace {
 
-using Vec = std::vector<int64_t>;
-
-Vec vec(llvm::ArrayRef<int64_t> a) { return Vec(a.begin(), a.end()); }
-
 /// Checks sliced(y) + extra == layout(lo + y) for every y of the region.
 ::testing::AssertionResult satisfiesSlice(const TileLayout &sliced,
                                           const TileLayout &layout,
                                           const Vec &shape, const Vec &lo,
                                           const Vec &lengths,
                                           const Point &extra = {}) {
-  int64_t n = 1;
-  for (int64_t l : lengths)
-    n *= l;
-  if (sliced.size() != n)
-    return ::testing::AssertionFailure()
-           << sliced.str() << " has " << sliced.size() << " elements, not "
-           << n;
+  if (::testing::AssertionResult sized = hasBoxSize(sliced, lengths); !sized)
+    return sized;
+  int64_t n = sliced.size();
   for (int64_t y = 0; y < n; ++y) {
     Vec x = referenceUnflatten(y, lengths);
     for (size_t d = 0; d < x.size(); ++d)

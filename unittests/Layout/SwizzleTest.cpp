@@ -1,6 +1,7 @@
 //===- SwizzleTest.cpp - Swizzles, composed layouts, swizzled tiling ------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Swizzle.h"
@@ -17,12 +18,6 @@ Swizzle sw(int m, int b, int s) {
   Result<Swizzle> r = Swizzle::create(m, b, s);
   EXPECT_TRUE(bool(r)) << r.message();
   return r ? *r : Swizzle();
-}
-
-TileLayout tileOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
 }
 
 /// The bit-level definition, independent of Swizzle::apply: XOR address
@@ -94,8 +89,8 @@ TEST(Swizzle, WorkedExample128B) {
 }
 
 TEST(Swizzle, WorkedExampleBanks) {
-  Layout l(sw(3, 3, 3), tileOrDie("S[(8, 64) : (64, 1)]"));
-  Layout plain(tileOrDie("S[(8, 64) : (64, 1)]"));
+  Layout l(sw(3, 3, 3), parseOrDie("S[(8, 64) : (64, 1)]"));
+  Layout plain(parseOrDie("S[(8, 64) : (64, 1)]"));
   auto bank = [](int64_t address) { return (2 * address / 4) % 32; };
   for (int64_t i = 0; i < 8; ++i) {
     auto images = l.apply({i, 0}, {8, 64});
@@ -176,7 +171,7 @@ TEST(SwizzledLayout, ApplyAgreesWithBruteForce) {
 
 TEST(SwizzledLayout, ApplyByCoordinate) {
   Layout l(sw(3, 3, 3),
-           tileOrDie("S[(8, 64) : (64, 1)] + R[2 : 1@warpid] + 4@laneid"));
+           parseOrDie("S[(8, 64) : (64, 1)] + R[2 : 1@warpid] + 4@laneid"));
   auto images = l.apply({3, 17}, {8, 64});
   ASSERT_TRUE(bool(images)) << images.message();
   ASSERT_EQ(images->size(), 2u);
@@ -207,22 +202,18 @@ TEST(SwizzledLayout, InverseOfApply) {
 }
 
 TEST(SwizzledLayout, InverseOfTheWorkedExample) {
-  Layout l(sw(3, 3, 3), tileOrDie("S[(8, 64) : (64, 1)]"));
+  Layout l(sw(3, 3, 3), parseOrDie("S[(8, 64) : (64, 1)]"));
   for (int64_t f = 0; f < 512; ++f) {
-    Coord c;
-    c.set("m", f);
-    Result<int64_t> g = l.inverse(c);
+    Result<int64_t> g = l.inverse(coord({{"m", f}}));
     ASSERT_TRUE(bool(g));
     int64_t i = *g / 64, j = *g % 64;
     EXPECT_EQ(64 * i + 8 * ((j / 8) ^ i) + j % 8, f);
   }
-  Coord outside;
-  outside.set("m", 512);
-  EXPECT_FALSE(bool(l.inverse(outside)));
+  EXPECT_FALSE(bool(l.inverse(coord({{"m", 512}}))));
 }
 
 TEST(SwizzledLayout, PrintAndParse) {
-  Layout l(sw(3, 3, 3), tileOrDie("S[(8, 64) : (64, 1)]"));
+  Layout l(sw(3, 3, 3), parseOrDie("S[(8, 64) : (64, 1)]"));
   EXPECT_EQ(l.str(), "SW(3, 3, 3) o " + l.tile().str());
   Result<Layout> back = parseLayout(l.str());
   ASSERT_TRUE(bool(back)) << back.message();
@@ -265,7 +256,7 @@ TEST(SwizzledLayout, ParseErrors) {
 }
 
 TEST(SwizzledLayout, Canonicalize) {
-  Layout identity(sw(3, 0, 0), tileOrDie("S[(2, 3, 6) : (18, 6, 1)]"));
+  Layout identity(sw(3, 0, 0), parseOrDie("S[(2, 3, 6) : (18, 6, 1)]"));
   Layout c = canonicalize(identity);
   EXPECT_FALSE(c.isSwizzled());
   EXPECT_EQ(c.tile(), canonicalize(identity.tile()));
@@ -321,17 +312,17 @@ void expectTilingDefinition(const Layout &result, const Layout &atom,
 }
 
 Layout atom128B() {
-  return Layout(sw(3, 3, 3), tileOrDie("S[(8, 64) : (64, 1)]"));
+  return Layout(sw(3, 3, 3), parseOrDie("S[(8, 64) : (64, 1)]"));
 }
 
 TEST(SwizzledTiling, Atom128BOver128x64) {
   Layout atom = atom128B();
-  TileLayout outer = tileOrDie("S[(16, 1) : (1, 1)]");
+  TileLayout outer = parseOrDie("S[(16, 1) : (1, 1)]");
   Result<Layout> tiled = tileSwizzledAtom(atom, {8, 64}, outer, {16, 1});
   ASSERT_TRUE(bool(tiled)) << tiled.message();
   EXPECT_EQ(*tiled->swizzle(), sw(3, 3, 3));
   EXPECT_EQ(canonicalize(*tiled),
-            Layout(sw(3, 3, 3), canonicalize(tileOrDie("S[8192 : 1]"))));
+            Layout(sw(3, 3, 3), canonicalize(parseOrDie("S[8192 : 1]"))));
   expectTilingDefinition(*tiled, atom, {8, 64}, outer, {16, 1});
   // Row i of the whole tile keeps the atom pattern of row i mod 8.
   for (int64_t i = 0; i < 128; ++i) {
@@ -344,7 +335,7 @@ TEST(SwizzledTiling, Atom128BOver128x64) {
 TEST(SwizzledTiling, AtomsAlongBothDims) {
   // A 128 x 128 f16 tile: two atom columns, atoms column-major (K-major).
   Layout atom = atom128B();
-  TileLayout outer = tileOrDie("S[(16, 2) : (1, 16)]");
+  TileLayout outer = parseOrDie("S[(16, 2) : (1, 16)]");
   Result<Layout> tiled = tileSwizzledAtom(atom, {8, 64}, outer, {16, 2});
   ASSERT_TRUE(bool(tiled)) << tiled.message();
   expectTilingDefinition(*tiled, atom, {8, 64}, outer, {16, 2});
@@ -359,7 +350,7 @@ TEST(SwizzledTiling, AtomsAlongBothDims) {
 TEST(SwizzledTiling, OuterOnOtherAxes) {
   // Each warp owns its own swizzled atom; the swizzle acts on m only.
   Layout atom = atom128B();
-  TileLayout outer = tileOrDie("S[(2, 2) : (1@warpid, 1)] + R[2 : 1@cbx]");
+  TileLayout outer = parseOrDie("S[(2, 2) : (1@warpid, 1)] + R[2 : 1@cbx]");
   Result<Layout> tiled = tileSwizzledAtom(atom, {8, 64}, outer, {2, 2});
   ASSERT_TRUE(bool(tiled)) << tiled.message();
   expectTilingDefinition(*tiled, atom, {8, 64}, outer, {2, 2});
@@ -367,8 +358,8 @@ TEST(SwizzledTiling, OuterOnOtherAxes) {
 
 TEST(SwizzledTiling, MisalignedAtomsAreRefused) {
   // Half an atom (4 rows of 128 bytes) spans 256 elements, half a period.
-  Layout half(sw(3, 3, 3), tileOrDie("S[(4, 64) : (64, 1)]"));
-  TileLayout outer = tileOrDie("S[(2, 1) : (1, 1)]");
+  Layout half(sw(3, 3, 3), parseOrDie("S[(4, 64) : (64, 1)]"));
+  TileLayout outer = parseOrDie("S[(2, 1) : (1, 1)]");
   Result<Layout> tiled = tileSwizzledAtom(half, {4, 64}, outer, {2, 1});
   ASSERT_FALSE(bool(tiled));
   EXPECT_NE(tiled.message().find("period 512"), std::string::npos)
@@ -384,26 +375,26 @@ TEST(SwizzledTiling, MisalignedAtomsAreRefused) {
   EXPECT_TRUE(differs);
 
   Result<Layout> offset = tileSwizzledAtom(
-      atom128B(), {8, 64}, tileOrDie("S[(2, 1) : (1, 1)] + 1"), {2, 1});
+      atom128B(), {8, 64}, parseOrDie("S[(2, 1) : (1, 1)] + 1"), {2, 1});
   EXPECT_TRUE(bool(offset)) << offset.message();
 }
 
 TEST(SwizzledTiling, UnswizzledAtomIsPlainTile) {
-  Layout atom(tileOrDie("S[(2, 4) : (1, 2)]"));
-  TileLayout outer = tileOrDie("S[(8, 8) : (8, 1)]");
+  Layout atom(parseOrDie("S[(2, 4) : (1, 2)]"));
+  TileLayout outer = parseOrDie("S[(8, 8) : (8, 1)]");
   Result<Layout> tiled = tileSwizzledAtom(atom, {2, 4}, outer, {8, 8});
   ASSERT_TRUE(bool(tiled)) << tiled.message();
   EXPECT_FALSE(tiled->isSwizzled());
   EXPECT_EQ(canonicalize(tiled->tile()),
-            canonicalize(tileOrDie("S[(8, 2, 32) : (64, 1, 2)]")));
+            canonicalize(parseOrDie("S[(8, 2, 32) : (64, 1, 2)]")));
 }
 
 TEST(SwizzledTiling, RandomOutersAgreeWithDefinition) {
   LayoutGenerator gen(2718);
   Layout atoms[] = {atom128B(),
-                    Layout(sw(3, 2, 3), tileOrDie("S[(8, 32) : (32, 1)]")),
-                    Layout(sw(3, 1, 3), tileOrDie("S[(8, 16) : (16, 1)]")),
-                    Layout(sw(2, 3, 3), tileOrDie("S[(8, 32) : (32, 1)]"))};
+                    Layout(sw(3, 2, 3), parseOrDie("S[(8, 32) : (32, 1)]")),
+                    Layout(sw(3, 1, 3), parseOrDie("S[(8, 16) : (16, 1)]")),
+                    Layout(sw(2, 3, 3), parseOrDie("S[(8, 32) : (32, 1)]"))};
   Shape atomShapes[] = {{8, 64}, {8, 32}, {8, 16}, {8, 32}};
   int accepted = 0;
   for (int n = 0; n < 300; ++n) {
@@ -465,7 +456,7 @@ TEST(SwizzledTileOf, ReasonsForNo) {
 }
 
 TEST(SwizzledTileOf, IdentitySwizzleCountsAsNone) {
-  Layout atom(sw(3, 0, 0), tileOrDie("S[(2, 4) : (1, 2)]"));
+  Layout atom(sw(3, 0, 0), parseOrDie("S[(2, 4) : (1, 2)]"));
   Result<Layout> layout = parseLayout("S[(8, 2, 32) : (64, 1, 2)]");
   ASSERT_TRUE(bool(layout));
   Result<TileLayout> outer = swizzledTileOf(*layout, {16, 32}, atom, {2, 4});

@@ -1,6 +1,7 @@
 //===- TargetFusionTest.cpp - Thread-axis fusion and element packing ------===//
 
 #include "BruteForce.h"
+#include "LayoutTestUtil.h"
 
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/HardwareLayouts.h"
@@ -12,12 +13,6 @@ using namespace axe;
 using namespace axe::testing;
 
 namespace {
-
-TileLayout tileOrDie(llvm::StringRef text) {
-  Result<TileLayout> l = parseTileLayout(text);
-  EXPECT_TRUE(bool(l)) << text.str() << ": " << l.message();
-  return l ? *l : TileLayout();
-}
 
 TileLayout fuseOrDie(const TileLayout &l, const ThreadHierarchy &h = {}) {
   Result<TileLayout> f = fuseThreadAxes(l, h);
@@ -31,50 +26,50 @@ TileLayout fuseOrDie(const TileLayout &l, const ThreadHierarchy &h = {}) {
 
 TEST(ThreadFusion, SpecExampleKeepsIters) {
   TileLayout l =
-      tileOrDie("S[(2, 8, 2, 4) : (2@warpid, 4@laneid, 1@warpid, 1@laneid)]");
+      parseOrDie("S[(2, 8, 2, 4) : (2@warpid, 4@laneid, 1@warpid, 1@laneid)]");
   EXPECT_EQ(fuseOrDie(l),
-            tileOrDie("S[(2, 8, 2, 4) : (64@tx, 4@tx, 32@tx, 1@tx)]"));
+            parseOrDie("S[(2, 8, 2, 4) : (64@tx, 4@tx, 32@tx, 1@tx)]"));
 }
 
 TEST(ThreadFusion, SpecExampleCanonicalizesToOneIter) {
   TileLayout l =
-      tileOrDie("S[(2, 2, 8, 4) : (2@warpid, 1@warpid, 4@laneid, 1@laneid)]");
-  EXPECT_EQ(canonicalize(fuseOrDie(l)), tileOrDie("S[128 : 1@tx]"));
+      parseOrDie("S[(2, 2, 8, 4) : (2@warpid, 1@warpid, 4@laneid, 1@laneid)]");
+  EXPECT_EQ(canonicalize(fuseOrDie(l)), parseOrDie("S[128 : 1@tx]"));
 }
 
 TEST(ThreadFusion, WarpgroupAxes) {
-  EXPECT_EQ(fuseOrDie(tileOrDie("S[(4, 32, 2) : (1@wid_in_wg, 1@laneid, 1)]")),
-            tileOrDie("S[(4, 32, 2) : (32@tid_in_wg, 1@tid_in_wg, 1)]"));
-  EXPECT_EQ(fuseOrDie(tileOrDie("S[(2, 128) : (1@wgid, 1@tid_in_wg)]")),
-            tileOrDie("S[(2, 128) : (128@tx, 1@tx)]"));
-  EXPECT_EQ(fuseOrDie(tileOrDie(
+  EXPECT_EQ(fuseOrDie(parseOrDie("S[(4, 32, 2) : (1@wid_in_wg, 1@laneid, 1)]")),
+            parseOrDie("S[(4, 32, 2) : (32@tid_in_wg, 1@tid_in_wg, 1)]"));
+  EXPECT_EQ(fuseOrDie(parseOrDie("S[(2, 128) : (1@wgid, 1@tid_in_wg)]")),
+            parseOrDie("S[(2, 128) : (128@tx, 1@tx)]"));
+  EXPECT_EQ(fuseOrDie(parseOrDie(
                 "S[(2, 4, 32) : (1@wgid, 1@wid_in_wg, 1@laneid)] + 1@wgid")),
-            tileOrDie("S[(2, 4, 32) : (128@tx, 32@tx, 1@tx)] + 128@tx"));
+            parseOrDie("S[(2, 4, 32) : (128@tx, 32@tx, 1@tx)] + 128@tx"));
 }
 
 TEST(ThreadFusion, OffsetsAndReplicasMove) {
-  TileLayout l = tileOrDie("S[(8, 4) : (4@laneid, 1@laneid)] + "
-                           "R[2 : 4@warpid] + 5@warpid + 3@m");
-  EXPECT_EQ(fuseOrDie(l), tileOrDie("S[(8, 4) : (4@tx, 1@tx)] + "
-                                    "R[2 : 128@tx] + 160@tx + 3"));
+  TileLayout l = parseOrDie("S[(8, 4) : (4@laneid, 1@laneid)] + "
+                            "R[2 : 4@warpid] + 5@warpid + 3@m");
+  EXPECT_EQ(fuseOrDie(l), parseOrDie("S[(8, 4) : (4@tx, 1@tx)] + "
+                                     "R[2 : 128@tx] + 160@tx + 3"));
 }
 
 TEST(ThreadFusion, NothingToFuse) {
   for (const char *text : {"S[(8, 4) : (4@laneid, 1@laneid)]",
                            "S[(8, 4) : (4, 1)] + 3@P", "S[32 : 1@tx]"}) {
-    TileLayout l = tileOrDie(text);
+    TileLayout l = parseOrDie(text);
     EXPECT_EQ(fuseOrDie(l), l) << text;
   }
 }
 
 TEST(ThreadFusion, OtherHierarchy) {
   ThreadHierarchy wave64{64, 4};
-  EXPECT_EQ(fuseOrDie(tileOrDie("S[(2, 64) : (1@warpid, 1@laneid)]"), wave64),
-            tileOrDie("S[(2, 64) : (64@tx, 1@tx)]"));
-  EXPECT_FALSE(bool(fuseThreadAxes(tileOrDie("S[64 : 1@laneid] + 1@warpid"),
+  EXPECT_EQ(fuseOrDie(parseOrDie("S[(2, 64) : (1@warpid, 1@laneid)]"), wave64),
+            parseOrDie("S[(2, 64) : (64@tx, 1@tx)]"));
+  EXPECT_FALSE(bool(fuseThreadAxes(parseOrDie("S[64 : 1@laneid] + 1@warpid"),
                                    ThreadHierarchy{32, 4})));
   EXPECT_FALSE(bool(
-      fuseThreadAxes(tileOrDie("S[2 : 1@warpid]"), ThreadHierarchy{0, 4})));
+      fuseThreadAxes(parseOrDie("S[2 : 1@warpid]"), ThreadHierarchy{0, 4})));
 }
 
 TEST(ThreadFusion, RefusesLanesOutsideTheWarp) {
@@ -92,7 +87,7 @@ TEST(ThreadFusion, RefusesLanesOutsideTheWarp) {
       {"S[(4, 64) : (1@wid_in_wg, 1@laneid)]", "laneid"},
   };
   for (const Case &c : cases) {
-    Result<TileLayout> r = fuseThreadAxes(tileOrDie(c.layout));
+    Result<TileLayout> r = fuseThreadAxes(parseOrDie(c.layout));
     ASSERT_FALSE(bool(r)) << c.layout << " fused to " << r->str();
     EXPECT_NE(r.message().find(c.mentions), std::string::npos)
         << c.layout << ": " << r.message();
@@ -105,7 +100,7 @@ TEST(ThreadFusion, RefusesOverlappingNames) {
         "S[(2, 2) : (1@wgid, 1@warpid)]",
         "S[(4, 32) : (32@tid_in_wg, 1@laneid)]",
         "S[4 : 1@wid_in_wg] + 3@tid_in_wg", "S[4 : 1@tx] + 1@wgid"}) {
-    Result<TileLayout> r = fuseThreadAxes(tileOrDie(text));
+    Result<TileLayout> r = fuseThreadAxes(parseOrDie(text));
     ASSERT_FALSE(bool(r)) << text;
     EXPECT_NE(r.message().find("overlapping"), std::string::npos)
         << r.message();
@@ -114,7 +109,7 @@ TEST(ThreadFusion, RefusesOverlappingNames) {
 
 TEST(ThreadFusion, RefusesOverflow) {
   Result<TileLayout> r = fuseThreadAxes(
-      tileOrDie("S[(2, 2) : (1@laneid, 1000000000000000000@warpid)]"));
+      parseOrDie("S[(2, 2) : (1@laneid, 1000000000000000000@warpid)]"));
   EXPECT_FALSE(bool(r));
 }
 
@@ -278,15 +273,15 @@ TEST(Packing, OperandBPacksAlongK) {
 }
 
 TEST(Packing, BytesIntoWords) {
-  TileLayout l = tileOrDie("S[(4, 16) : (16, 1)]");
+  TileLayout l = parseOrDie("S[(4, 16) : (16, 1)]");
   Result<TileLayout> words = packToWords(l, {4, 16}, 8);
   ASSERT_TRUE(bool(words)) << words.message();
-  EXPECT_EQ(canonicalize(*words), canonicalize(tileOrDie("S[16 : 1]")));
+  EXPECT_EQ(canonicalize(*words), canonicalize(parseOrDie("S[16 : 1]")));
   expectWordView(l, {4, 16}, *words, 4, 1, "m");
 }
 
 TEST(Packing, OtherAxis) {
-  TileLayout l = tileOrDie("S[(128, 64) : (1@TLane, 1@TCol)]");
+  TileLayout l = parseOrDie("S[(128, 64) : (1@TLane, 1@TCol)]");
   Result<TileLayout> words = packToWords(l, {128, 64}, 16, -1, "TCol");
   ASSERT_TRUE(bool(words)) << words.message();
   expectWordView(l, {128, 64}, *words, 2, 1, "TCol");
@@ -294,26 +289,26 @@ TEST(Packing, OtherAxis) {
 
 TEST(Packing, Refusals) {
   // A word would start at an odd address.
-  Result<TileLayout> odd = packToWords(tileOrDie("S[8 : 1] + 1"), {8}, 16);
+  Result<TileLayout> odd = packToWords(parseOrDie("S[8 : 1] + 1"), {8}, 16);
   ASSERT_FALSE(bool(odd));
   EXPECT_NE(odd.message().find("boundary"), std::string::npos);
   Result<TileLayout> stride =
-      packToWords(tileOrDie("S[(3, 2) : (3, 1)]"), {3, 2}, 16);
+      packToWords(parseOrDie("S[(3, 2) : (3, 1)]"), {3, 2}, 16);
   ASSERT_FALSE(bool(stride));
   EXPECT_NE(stride.message().find("boundary"), std::string::npos);
   // Elements of a word two apart.
-  Result<TileLayout> gap = packToWords(tileOrDie("S[8 : 2]"), {8}, 16);
+  Result<TileLayout> gap = packToWords(parseOrDie("S[8 : 2]"), {8}, 16);
   ASSERT_FALSE(bool(gap));
   EXPECT_NE(gap.message().find("consecutive"), std::string::npos);
   // Not a whole number of words, bad widths, bad dims, shapes not admitted.
-  EXPECT_FALSE(bool(packToWords(tileOrDie("S[6 : 1]"), {6}, 8)));
-  EXPECT_FALSE(bool(packToWords(tileOrDie("S[8 : 1]"), {8}, 32)));
-  EXPECT_FALSE(bool(packToWords(tileOrDie("S[8 : 1]"), {8}, 12)));
-  EXPECT_FALSE(bool(packToWords(tileOrDie("S[8 : 1]"), {8}, 16, 1)));
-  EXPECT_FALSE(bool(packToWords(tileOrDie("S[8 : 1]"), {4}, 16)));
-  EXPECT_FALSE(bool(unpackFromWords(tileOrDie("S[8 : 1]"), {4}, 16)));
+  EXPECT_FALSE(bool(packToWords(parseOrDie("S[6 : 1]"), {6}, 8)));
+  EXPECT_FALSE(bool(packToWords(parseOrDie("S[8 : 1]"), {8}, 32)));
+  EXPECT_FALSE(bool(packToWords(parseOrDie("S[8 : 1]"), {8}, 12)));
+  EXPECT_FALSE(bool(packToWords(parseOrDie("S[8 : 1]"), {8}, 16, 1)));
+  EXPECT_FALSE(bool(packToWords(parseOrDie("S[8 : 1]"), {4}, 16)));
+  EXPECT_FALSE(bool(unpackFromWords(parseOrDie("S[8 : 1]"), {4}, 16)));
   EXPECT_FALSE(
-      bool(unpackFromWords(tileOrDie("S[2 : 4611686018427387904]"), {2}, 16)));
+      bool(unpackFromWords(parseOrDie("S[2 : 4611686018427387904]"), {2}, 16)));
   Result<Shape> shape = packedShape({16, 8}, 16, 0);
   ASSERT_TRUE(bool(shape));
   EXPECT_EQ(*shape, Shape({8, 8}));

@@ -12,13 +12,6 @@ using namespace axe::testing;
 
 namespace {
 
-Coord coord(std::initializer_list<std::pair<const char *, int64_t>> entries) {
-  Coord c;
-  for (auto [axis, v] : entries)
-    c.add(axis, v);
-  return c;
-}
-
 const char *kSeedExample =
     "S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + "
     "5@warpid";

@@ -201,6 +201,14 @@ SmallVector<unsigned> allLoopsExcept(const IterSpace &space,
 // Copy planning
 //===----------------------------------------------------------------------===//
 
+/// The loops of a copy: one per dim of the source's shape, read through
+/// `src` and written through `dst`.
+IterSpace copySpace(const Access &src, const Access &dst) {
+  return IterSpace::build(src.buffer->shape,
+                          {{&src.emitter, iota(src.buffer->shape.size())},
+                           {&dst.emitter, iota(dst.buffer->shape.size())}});
+}
+
 struct CopyPlan {
   enum Kind { Scalar, Vector, Transpose } kind = Scalar;
   /// Vector: the loop vectorized. Transpose: src-contiguous loop.
@@ -403,10 +411,7 @@ std::string describeCopyPlan(const CPUBuffer &src, const CPUBuffer &dst,
     return sa.message();
   if (!da)
     return da.message();
-  IterSpace space =
-      IterSpace::build(src.shape, {{&sa->emitter, iota(src.shape.size())},
-                                   {&da->emitter, iota(dst.shape.size())}});
-  CopyPlan plan = planCopy(space, *sa, *da, opts);
+  CopyPlan plan = planCopy(copySpace(*sa, *da), *sa, *da, opts);
   switch (plan.kind) {
   case CopyPlan::Vector:
     return "vector x" + std::to_string(plan.lanes);
@@ -429,9 +434,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     return sa.takeFailure();
   if (!da)
     return da.takeFailure();
-  IterSpace space =
-      IterSpace::build(src.shape, {{&sa->emitter, iota(src.shape.size())},
-                                   {&da->emitter, iota(dst.shape.size())}});
+  IterSpace space = copySpace(*sa, *da);
   CopyPlan plan = planCopy(space, *sa, *da, opts);
   SmallVector<Value> ivs;
   unsigned n = space.loops().size();

@@ -161,9 +161,7 @@ static int64_t alignmentOf(Value value, unsigned depth) {
     int64_t b = alignmentOf(def->getOperand(1), depth + 1);
     int64_t product;
     // On overflow either factor alone is still a valid alignment.
-    if (__builtin_mul_overflow(a, b, &product))
-      return std::max(a, b);
-    return product;
+    return mulOverflows(a, b, product) ? std::max(a, b) : product;
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
     return alignmentOf(def->getOperand(0), depth + 1);
