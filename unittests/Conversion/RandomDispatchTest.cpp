@@ -11,15 +11,22 @@
 // code generator alone; these check dispatch, per-warp execution and the
 // structural lowering around it.
 //
-// Operators run at cta, warp or thread scope, or in producer and consumer
-// partitions of a warp-specialized CTA. At warp (thread) scope every warp
-// (thread) works on its own tile of the global arrays and on its own slice
-// of shared buffers, so the kernels are race-free SPMD programs.
+// Operators run at cta, warpgroup, warp or thread scope, or in producer and
+// consumer partitions of a warp-specialized CTA. At warpgroup (warp,
+// thread) scope every instance works on its own tile of the global arrays
+// and on its own slice of shared buffers, so the kernels are race-free SPMD
+// programs. Register buffers place data on one family of thread axes that
+// do not alias: laneid/warpid, tx, tid_in_wg/wgid or laneid/wid_in_wg/wgid.
 //
-// Replicated destinations are read twice: directly (replica 0) and through a
-// whole-buffer slice whose layout writes the replica iter with a negated
-// stride, an equivalent form whose replica 0 is the original's last replica,
-// so a schedule that skips replicas is caught.
+// Replicated destinations (up to two replica iters of extent 2 or 3, on m
+// or thread axes) are read back once per replica: through whole-buffer
+// slices whose equivalent layouts make that replica the one a copy reads,
+// so a schedule that skips any replica is caught.
+//
+// Elements are f32, and f16, bf16 and i32 in copies, gemm (f16/bf16 A and B
+// into f32 C), i32 reductions and casts in elementwise bodies; values are
+// exact in their types, so results are compared exactly after rounding the
+// reference to the output's type. A few gemms are 32 to 64 on each side.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,8 +2,9 @@
 //-*-===//
 //
 // Layouts a CPU buffer can hold: every dim split into random factors, the
-// factors placed in a random physical order on m (or on thread axes), with
-// optional gaps, swizzle, replicas and offset. Used to check generated code
+// factors placed in a random physical order on m (or on a family of thread
+// axes), with optional gaps, swizzle, replicas (up to two iters of extent 2
+// or 3, on m or the thread axes) and offset. Used to check generated code
 // beyond hand-picked cases.
 //
 //===----------------------------------------------------------------------===//
