@@ -66,6 +66,18 @@ bool coin(std::mt19937_64 &rng, int percent) {
 int64_t pick(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> from) {
   return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
 }
+
+/// A value of `from` no larger than `limit` (the smallest one must be), drawn
+/// the way pick() draws, so the seeds keep their cases.
+int64_t pickAtMost(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> from,
+                   int64_t limit) {
+  int64_t s;
+  do
+    s = pick(rng, from);
+  while (s > limit);
+  return s;
+}
+
 int64_t product(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t e : shape)
@@ -1007,13 +1019,7 @@ TEST_P(RandomDispatch, Gemm) {
   std::mt19937_64 rng(20000 + seed);
   Launch launch = randomLaunch(rng, seed);
   int64_t limit = launch.scope == Scope::Thread ? 8 : 16;
-  auto size = [&] {
-    int64_t s;
-    do
-      s = pick(rng, {2, 3, 4, 6, 8, 12, 16});
-    while (s > limit);
-    return s;
-  };
+  auto size = [&] { return pickAtMost(rng, {2, 3, 4, 6, 8, 12, 16}, limit); };
   int64_t M = size(), N = size(), K = size();
   gemmCase(rng, launch, M, N, K);
 }
@@ -1317,13 +1323,7 @@ TEST_P(RandomDispatchTypes, Gemm) {
   std::mt19937_64 rng(120000 + seed);
   Launch launch = randomLaunch(rng, seed);
   int64_t limit = launch.scope == Scope::Thread ? 8 : 32;
-  auto size = [&] {
-    int64_t s;
-    do
-      s = pick(rng, {2, 4, 6, 8, 12, 16, 32});
-    while (s > limit);
-    return s;
-  };
+  auto size = [&] { return pickAtMost(rng, {2, 4, 6, 8, 12, 16, 32}, limit); };
   int64_t M = size(), N = size(), K = size();
   gemmCase(rng, launch, M, N, K, kNarrowFloats[seed % 2]);
 }
