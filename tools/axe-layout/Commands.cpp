@@ -450,14 +450,10 @@ static Result<Answer> runSlice(const Invocation &inv) {
   Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape = parseShape(inv.get("--shape"), "--shape");
+  Result<Shape> shape =
+      admittedShape(inv, "--shape", layout->tile(), "the layout");
   if (!shape)
     return shape.takeFailure();
-  if (!layout->admits(*shape))
-    return fail("shape " + shapeStr(*shape) + " has " +
-                std::to_string(*shapeSize(*shape)) +
-                " elements but the layout has " +
-                std::to_string(layout->size()));
   Result<Region> region = parseRegion(inv.get("--region"), *shape);
   if (!region)
     return region.takeFailure();
