@@ -9,9 +9,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace axe {
 #define GEN_PASS_DEF_CONVERTAXETOCPU
@@ -130,12 +132,21 @@ LogicalResult lowerView(ViewOp view) {
   int64_t staticOffset;
   if (failed(srcTy.getStridesAndOffset(strides, staticOffset)))
     return view.emitError("the memref of a view needs a strided layout");
+  // The flat memref covers exactly what the tile reaches, from its lowest
+  // address, as the schedules address it (getCPUViewStorage).
+  Result<StoragePlan> plan = getCPUViewStorage(view);
+  if (!plan)
+    return view.emitError() << plan.message();
+  const StoragePlan::Dim *m = plan->find(kDefaultAxis);
   OpBuilder b(view);
   Location loc = view.getLoc();
   auto meta =
       memref::ExtractStridedMetadataOp::create(b, loc, view.getSource());
   Value offset = meta.getOffset();
-  Value size = indexConstant(b, loc, 1);
+  if (m && m->lo != 0)
+    offset =
+        arith::AddIOp::create(b, loc, offset, indexConstant(b, loc, m->lo));
+  Value size = indexConstant(b, loc, plan->size());
   for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
     Value stride = ShapedType::isDynamic(strides[i])
                        ? meta.getStrides()[i]
@@ -147,11 +158,6 @@ LogicalResult lowerView(ViewOp view) {
                             cast<IntegerAttr>(cast<Attribute>(off)).getInt());
     offset = arith::AddIOp::create(b, loc, offset,
                                    arith::MulIOp::create(b, loc, o, stride));
-    // Reach of the memref from its first element: an upper bound on what
-    // the tile can address.
-    size = arith::AddIOp::create(
-        b, loc, size,
-        arith::MulIOp::create(b, loc, meta.getSizes()[i], stride));
   }
   Value flat = memref::ReinterpretCastOp::create(
       b, loc, getCPUMemRefType(srcTy.getElementType()), meta.getBaseBuffer(),
@@ -159,6 +165,48 @@ LogicalResult lowerView(ViewOp view) {
       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   resolveCasts(view.getResult(), flat);
   return success();
+}
+
+/// Removes a token placeholder or a wait: both stand for nothing on the CPU.
+struct DropTokenUse : public ConversionPattern {
+  DropTokenUse(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<WaitOp>(op)) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (!isCPUTokenPlaceholder(op))
+      return failure();
+    rewriter.replaceOpWithMultiple(op, {ValueRange()});
+    return success();
+  }
+};
+
+/// A copy on the CPU has completed when it returns (the schedules gave the
+/// tokens of axe.copy_async a placeholder), so tokens carry nothing: they
+/// are removed with the waits on them and with the loop-carried values,
+/// yields and results of the scf ops that pass them on (a token converts to
+/// no value at all).
+LogicalResult dropTokens(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type t) { return t; });
+  converter.addConversion(
+      [](TokenType, SmallVectorImpl<Type> &) { return success(); });
+  ConversionTarget target(*ctx);
+  RewritePatternSet patterns(ctx);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  patterns.add<DropTokenUse>(converter, ctx);
+  target.addIllegalOp<WaitOp>();
+  target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+    return !isCPUTokenPlaceholder(op) && converter.isLegal(op);
+  });
+  target.addLegalOp<ModuleOp>();
+  return applyPartialConversion(module, target, std::move(patterns));
 }
 
 /// Whether `barrier` makes the warps of a CTA wait for each other.
@@ -308,6 +356,8 @@ struct ConvertAxeToCPUPass
     });
     if (!ok)
       return signalPassFailure();
+    if (failed(dropTokens(module)))
+      return signalPassFailure();
     // Storage depends on the kernel (how many warps hold a copy of a
     // per-warp buffer), so it is planned before kernels become loops.
     DenseMap<Operation *, Result<StoragePlan>> plans;
@@ -326,7 +376,7 @@ struct ConvertAxeToCPUPass
         ok = false;
     SmallVector<Operation *> structural;
     module.walk([&](Operation *op) {
-      if (isa<AllocOp, ViewOp, SliceOp, BarrierOp, WaitOp>(op))
+      if (isa<AllocOp, ViewOp, SliceOp, BarrierOp>(op))
         structural.push_back(op);
     });
     for (Operation *op : structural) {

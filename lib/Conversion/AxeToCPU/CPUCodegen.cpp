@@ -24,9 +24,22 @@ struct Access {
   LayoutEmitter emitter;
 };
 
+/// Whether a vector of `elt` occupies memory exactly as that many scalar
+/// `elt`s do. A scalar takes its LLVM store size (whole bytes: an i1 is one
+/// byte, 0 or 1, as memref.load and memref.store read and write it), while
+/// a vector packs its elements bit by bit: <8 x i1> is one byte. Only
+/// element types of 8, 16, 32 or 64 bits agree, so the memory of every other
+/// type (i1, i4, i24, ...) is moved element by element by every schedule.
+bool vectorMatchesScalarMemory(Type elt) {
+  if (!elt.isIntOrFloat())
+    return elt.isIndex();
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+}
+
 int64_t lanesFor(Type elt, int64_t lanes32) {
   unsigned bits = elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() : 64;
-  if (bits == 0 || lanes32 <= 1)
+  if (bits == 0 || lanes32 <= 1 || !vectorMatchesScalarMemory(elt))
     return 1;
   return std::max<int64_t>(1, lanes32 * 32 / std::max(8u, bits));
 }
@@ -152,6 +165,8 @@ Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
            int64_t lanes) {
   if (lanes <= 1)
     return memref::LoadOp::create(b, loc, buf.memory, ValueRange{addr});
+  assert(vectorMatchesScalarMemory(buf.elementType) &&
+         "lanesFor keeps these element types scalar");
   return vector::LoadOp::create(b, loc,
                                 VectorType::get({lanes}, buf.elementType),
                                 buf.memory, ValueRange{addr});
@@ -159,10 +174,13 @@ Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
 
 void store(OpBuilder &b, Location loc, const CPUBuffer &buf, Value value,
            Value addr) {
-  if (isa<VectorType>(value.getType()))
+  if (isa<VectorType>(value.getType())) {
+    assert(vectorMatchesScalarMemory(buf.elementType) &&
+           "lanesFor keeps these element types scalar");
     vector::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
-  else
+  } else {
     memref::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
+  }
 }
 
 Value splat(OpBuilder &b, Location loc, Value scalar, int64_t lanes) {
@@ -276,7 +294,15 @@ Value castElements(OpBuilder &b, Location loc, Value v, Type elementType) {
     to = VectorType::get(vt.getShape(), elementType);
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(elementType);
   if (fromFloat && toFloat) {
-    if (from.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
+    unsigned fromBits = from.getIntOrFloatBitWidth(),
+             toBits = elementType.getIntOrFloatBitWidth();
+    // Floats of one width with different formats (bf16 and f16, the fp8
+    // variants) are neither an extension nor a truncation of each other:
+    // go through f32, which holds every value of both exactly.
+    if (fromBits == toBits && fromBits < 32)
+      return castElements(b, loc, castElements(b, loc, v, b.getF32Type()),
+                          elementType);
+    if (fromBits < toBits)
       return arith::ExtFOp::create(b, loc, to, v);
     return arith::TruncFOp::create(b, loc, to, v);
   }
@@ -845,8 +871,6 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
     return fail("reduce of " + shapeStr(src.shape) + " gives " +
                 shapeStr(kept) + " (or " + shapeStr(keptOnes) + "), not " +
                 shapeStr(dst.shape));
-  if (kept.empty() && dst.shape.empty())
-    return fail("reduce to a scalar needs a 1-element dst (shape 1)");
 
   auto sa = makeAccess(src), da = makeAccess(dst);
   if (!sa)

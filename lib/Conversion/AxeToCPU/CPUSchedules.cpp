@@ -27,6 +27,25 @@ MemRefType getCPUMemRefType(Type elementType) {
   return MemRefType::get({ShapedType::kDynamic}, elementType, layout);
 }
 
+Value createCPUTokenPlaceholder(OpBuilder &b, Location loc) {
+  return UnrealizedConversionCastOp::create(
+             b, loc, TypeRange{b.getType<TokenType>()}, ValueRange())
+      .getResult(0);
+}
+
+bool isCPUTokenPlaceholder(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->getNumOperands() == 0 && cast->getNumResults() == 1 &&
+         isa<TokenType>(cast->getResult(0).getType());
+}
+
+Result<StoragePlan> getCPUViewStorage(ViewOp view) {
+  // The view's layout is the memref's strides over the tile (the verifier
+  // checks it), so its reach on m is the tile's memory; it starts below the
+  // tile's first element where a stride is negative.
+  return StoragePlan::forLayout(view.getType().getLayout());
+}
+
 namespace {
 
 /// The op that holds a buffer's memory, and the slices on the way to it.
@@ -128,8 +147,10 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
     if (auto instances = getCPUInstances(alloc); *instances)
       buf.extra.add(b, loc, (*instances)->axis, instance->index);
   } else {
-    // A view is plain memory on m from the tile's first element.
-    buf.storage = StoragePlan::linear(std::numeric_limits<int32_t>::max());
+    auto plan = getCPUViewStorage(cast<ViewOp>(chain->root));
+    if (!plan)
+      return plan.takeFailure();
+    buf.storage = *plan;
   }
   buf.memory = UnrealizedConversionCastOp::create(
                    b, loc, getCPUMemRefType(buf.elementType), root)
@@ -228,25 +249,15 @@ FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v,
 // copy / copy_async
 //===----------------------------------------------------------------------===//
 
-/// The copy has completed when it returns, so waits on its token have
-/// nothing to do: drops the token from them (and waits left empty).
-LogicalResult dropWaits(CopyAsyncOp op, RewriterBase &rw) {
-  Value token = op.getToken();
-  for (Operation *user : llvm::make_early_inc_range(token.getUsers())) {
-    auto wait = dyn_cast<WaitOp>(user);
-    if (!wait)
-      return op->emitError("the token of a copy on the CPU may only be "
-                           "waited on directly (axe.wait)");
-    SmallVector<Value> rest;
-    for (Value t : wait.getTokens())
-      if (t != token)
-        rest.push_back(t);
-    if (rest.empty())
-      rw.eraseOp(wait);
-    else
-      rw.modifyOpInPlace(wait, [&] { wait.getTokensMutable().assign(rest); });
-  }
-  return success();
+/// The copy has completed when it returns, so its token carries nothing:
+/// its uses (waits, and loop-carried values or results of control flow on
+/// the way to them) get a placeholder token that convert-axe-to-cpu
+/// removes together with them (getCPUTokenPlaceholder).
+void replaceToken(CopyAsyncOp op, RewriterBase &rw) {
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  rw.replaceAllUsesWith(op.getToken(),
+                        createCPUTokenPlaceholder(rw, op.getLoc()));
 }
 
 template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
@@ -267,8 +278,7 @@ template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
   return [body](Operation *op, const ScheduleContext &ctx,
                 RewriterBase &rw) -> LogicalResult {
     if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
-      if (failed(dropWaits(cast<CopyAsyncOp>(op), rw)))
-        return failure();
+      replaceToken(cast<CopyAsyncOp>(op), rw);
     return body(op, ctx, rw);
   };
 }
