@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <set>
 
 using namespace axe;
 
@@ -411,6 +412,44 @@ Result<TileLayout> axe::slice(const TileLayout &layout,
       first = out.takeFailure();
   }
   return *first;
+}
+
+Result<llvm::SmallVector<std::string, 4>>
+axe::sliceStartAxes(const TileLayout &layout, llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<SliceStart> starts,
+                    llvm::ArrayRef<int64_t> lengths) {
+  if (auto f = checkRegion(layout, shape, starts, lengths))
+    return *f;
+  // Every grouping has the same per-dim contributions (the base map), so
+  // the first one that exists answers.
+  Result<GroupedLayout> g = group(layout, shape);
+  if (!g)
+    g = group(canonicalize(layout), shape);
+  if (!g)
+    return fail("slice: the layout does not group by " + shapeStr(shape) +
+                ": " + g.message());
+  std::set<std::string> axes;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    const SliceStart &s = starts[d];
+    if (s.known)
+      continue;
+    llvm::ArrayRef<Iter> block = g->block(d);
+    int64_t count = (shape[d] - lengths[d]) / s.alignment;
+    if (count > kStartEnumerationLimit) {
+      // Too many starts to try: every axis the dim moves along.
+      for (const Iter &it : block)
+        if (it.extent > 1 && it.stride != 0)
+          axes.insert(it.axis);
+      continue;
+    }
+    for (int64_t k = 1; k <= count; ++k) {
+      Coord c = contribution(block, k * s.alignment);
+      for (const auto &[axis, v] : c.entries())
+        if (v != 0)
+          axes.insert(axis);
+    }
+  }
+  return llvm::SmallVector<std::string, 4>(axes.begin(), axes.end());
 }
 
 Result<TileLayout> axe::slice(const TileLayout &layout,

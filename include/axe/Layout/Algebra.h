@@ -130,6 +130,16 @@ Result<TileLayout> slice(const TileLayout &layout,
                          llvm::ArrayRef<SliceStart> starts,
                          llvm::ArrayRef<int64_t> lengths);
 
+/// The axes along which the run-time part of a slice's offset may move: for
+/// every unknown start, the axes on which the contribution of some start it
+/// allows (a multiple of its alignment that keeps the region inside the dim)
+/// is non-zero. The result layout of slice() leaves these out, so what holds
+/// the slice (a lane, a warp) is known only up to them. Sorted by name.
+Result<llvm::SmallVector<std::string, 4>>
+sliceStartAxes(const TileLayout &layout, llvm::ArrayRef<int64_t> shape,
+               llvm::ArrayRef<SliceStart> starts,
+               llvm::ArrayRef<int64_t> lengths);
+
 /// slice() with all starts known.
 Result<TileLayout> slice(const TileLayout &layout,
                          llvm::ArrayRef<int64_t> shape,

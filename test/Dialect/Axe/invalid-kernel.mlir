@@ -656,6 +656,37 @@ func.func @reg_warp_at_cta(%r: !axe.buffer<32xf32, #axe.layout<S[32 : 1@laneid]>
 
 // -----
 
+// A row of a warp's tile at a run-time row: the start moves along laneid,
+// which the slice's layout leaves out, so the row belongs to some lane of the
+// warp and only the warp may own it.
+!wtile = !axe.buffer<4x8xf32, #axe.layout<S[(4, 8) : (1@laneid, 1)]>, reg>
+!wrow = !axe.buffer<1x8xf32, #axe.layout<S[(1, 8) : (1, 1)]>, reg>
+
+func.func @reg_runtime_slice_of_warp_at_thread(%t: !wtile, %i: index) {
+  %r = axe.slice %t[%i, 0] : !wtile -> !wrow
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is a slice of a register buffer at a run-time start that moves along 'laneid', which spans a warp: which of its threads holds the slice depends on the start, so an operator at thread scope cannot own it; run it at warp scope}}
+  axe.fill %r, %zero at thread : !wrow
+  return
+}
+
+// -----
+
+// The same for a CTA's tile sliced at a run-time row that moves along warpid:
+// the slice keeps laneid only, but which warp holds it depends on the start.
+!ctile = !axe.buffer<4x32xf32, #axe.layout<S[(4, 32) : (1@warpid, 1@laneid)]>, reg>
+!crow = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (1, 1@laneid)]>, reg>
+
+func.func @reg_runtime_slice_of_cta_at_warp(%t: !ctile, %i: index) {
+  %r = axe.slice %t[%i, 0] : !ctile -> !crow
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'axe.fill' op operand #0 is a slice of a register buffer at a run-time start that moves along 'warpid', which spans a cta: which of its threads holds the slice depends on the start, so an operator at warp scope cannot own it; run it at cta scope}}
+  axe.fill %r, %zero at warp : !crow
+  return
+}
+
+// -----
+
 func.func @shared_at_kernel(%s: !axe.buffer<32xf32, #axe.layout<S[32 : 1]>, shared>) {
   %zero = arith.constant 0.0 : f32
   // expected-error @+1 {{'axe.fill' op operand #0 is in shared memory, which belongs to a cta; an operator at kernel scope cannot own it}}

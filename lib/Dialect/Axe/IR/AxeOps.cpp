@@ -243,10 +243,44 @@ static bool isDeviceAxis(llvm::StringRef axis) {
   return kind == AxisKind::Device || kind == AxisKind::User;
 }
 
-/// Whether an operator at `scope` may own `type` (see getBufferOwner).
-static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
-                                     BufferType type, unsigned index) {
+std::optional<BufferOwner> axe::getBufferOwner(Value value) {
+  auto type = cast<BufferType>(value.getType());
   std::optional<BufferOwner> owner = getBufferOwner(type);
+  if (!owner || type.getMemorySpace() != MemorySpace::Reg)
+    return owner;
+  // Before dominance is verified, a chain of slices may loop back on itself.
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  for (Value cur = value; auto slice = cur.getDefiningOp<SliceOp>();
+       cur = slice.getSource()) {
+    if (!visited.insert(slice).second)
+      break;
+    BufferType source = slice.getSource().getType();
+    llvm::SmallVector<SliceStart> starts = slice.getKnownStarts();
+    if (llvm::all_of(starts, [](const SliceStart &s) { return s.known; }))
+      continue;
+    // An unverified slice may not have a region of its source: it has no
+    // run-time axes to add (its own verifier reports it).
+    Result<llvm::SmallVector<std::string, 4>> axes =
+        sliceStartAxes(source.getLayout().tile(), source.getShape(), starts,
+                       slice.getType().getShape());
+    if (!axes)
+      continue;
+    for (const std::string &axis : *axes) {
+      std::optional<ScopeKind> scope = getAxisScope(axis);
+      if (axisKind(axis) != AxisKind::Thread || !scope)
+        continue;
+      if (owner->axis.empty() || *scope > owner->scope)
+        owner = BufferOwner{*scope, axis, /*fromSliceStart=*/true};
+    }
+  }
+  return owner;
+}
+
+/// Whether an operator at `scope` may own `value` (see getBufferOwner).
+static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
+                                     Value value, unsigned index) {
+  auto type = cast<BufferType>(value.getType());
+  std::optional<BufferOwner> owner = getBufferOwner(value);
   if (!owner)
     return success();
   ScopeKind kind = scope.getKind();
@@ -255,6 +289,15 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
   };
   switch (type.getMemorySpace()) {
   case MemorySpace::Reg:
+    if (owner->scope > kind && owner->fromSliceStart)
+      return error() << "is a slice of a register buffer at a run-time start "
+                        "that moves along '"
+                     << owner->axis << "', which spans "
+                     << withArticle(owner->scope)
+                     << ": which of its threads holds the slice depends on "
+                        "the start, so an operator at "
+                     << scopeName(kind) << " scope cannot own it; run it at "
+                     << scopeName(owner->scope) << " scope";
     if (owner->scope > kind)
       return error() << "is a register buffer distributed over '" << owner->axis
                      << "', which spans " << withArticle(owner->scope)
@@ -327,8 +370,9 @@ LogicalResult axe::detail::verifyOperatorOp(Operation *op) {
   if (failed(verifyScopeInContext(op, scope)))
     return failure();
   for (OpOperand &operand : op->getOpOperands())
-    if (auto type = dyn_cast<BufferType>(operand.get().getType()))
-      if (failed(verifyOwnership(op, scope, type, operand.getOperandNumber())))
+    if (isa<BufferType>(operand.get().getType()))
+      if (failed(verifyOwnership(op, scope, operand.get(),
+                                 operand.getOperandNumber())))
         return failure();
   return success();
 }

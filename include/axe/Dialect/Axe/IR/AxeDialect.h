@@ -113,6 +113,9 @@ struct BufferOwner {
   ScopeKind scope;
   /// The axis that makes the owner that wide ("" when none does).
   std::string axis;
+  /// Whether `axis` is one that a run-time slice start moves along (see
+  /// getBufferOwner(Value)) rather than one of the buffer's layout.
+  bool fromSliceStart = false;
 };
 std::optional<BufferOwner> getBufferOwner(BufferType type);
 

@@ -37,6 +37,14 @@ TargetAttr getTargetAttr(mlir::Operation *op);
 /// value is known to be 0.
 int64_t getKnownAlignment(mlir::Value value);
 
+/// The scope that holds the buffer `value`: getBufferOwner of its type,
+/// widened, for register slices, by the thread axes that the run-time starts
+/// of the axe.slice ops it comes from move along. Such a start's
+/// contribution is not in the slice's layout, but which lane (warp, ...)
+/// holds the slice depends on it: a row of a warp's tile at a run-time row
+/// on laneid belongs to some lane of the warp, so the warp holds it.
+std::optional<BufferOwner> getBufferOwner(mlir::Value value);
+
 /// What is known of an index operand of a slice: its value when constant,
 /// otherwise its alignment.
 SliceStart getKnownStart(mlir::OpFoldResult start);
