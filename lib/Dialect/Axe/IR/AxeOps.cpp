@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -440,6 +441,10 @@ static std::string dimsStr(llvm::ArrayRef<int64_t> dims) {
 LogicalResult KernelOp::verify() {
   if ((*this)->getParentOfType<KernelOp>())
     return emitOpError() << "cannot be nested in another axe.kernel";
+  // A launch is host code: outside a function (directly in a module) nothing
+  // runs it, and the CPU lowering would leave its loops in the module body.
+  if (!(*this)->getParentOfType<FunctionOpInterface>())
+    return emitOpError() << "must be inside a function";
   llvm::ArrayRef<int64_t> grid = getStaticGrid();
   if (grid.empty() || grid.size() > 3)
     return emitOpError() << "grid needs 1 to 3 dims, got " << grid.size();
