@@ -84,3 +84,39 @@ func.func @token_through_if_and_nested_loops(%A: memref<4x16xf32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+!g = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (16, 1)]>, global>
+!s = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (1, 4)]>, shared>
+
+// A token carried by scf.while, from a copy at warp scope (inside the loop
+// over warps that dispatch emits).
+// CHECK-LABEL: func @token_through_while
+// CHECK-NOT: !axe.token
+// CHECK-NOT: axe.wait
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (index) -> index
+// CHECK-NOT: !axe.token
+// CHECK: return
+func.func @token_through_while(%A: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  axe.kernel grid [1] threads 32 {
+    %s = axe.alloc : !s
+    %a = axe.view %A[0, 0] : memref<4x16xf32> -> !g
+    %t0 = axe.copy_async %a to %s at warp : !g to !s
+    %r:2 = scf.while (%t = %t0, %i = %c0) : (!axe.token, index) -> (!axe.token, index) {
+      %go = arith.cmpi ult, %i, %c4 : index
+      scf.condition(%go) %t, %i : !axe.token, index
+    } do {
+    ^bb0(%u: !axe.token, %j: index):
+      axe.wait %u at warp
+      %t1 = axe.copy_async %a to %s at warp : !g to !s
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %t1, %j1 : !axe.token, index
+    }
+    axe.wait %r#0 at warp
+  }
+  return
+}

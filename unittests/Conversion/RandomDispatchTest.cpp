@@ -97,8 +97,16 @@ std::string joined(llvm::ArrayRef<int64_t> v, const char *sep) {
 //===----------------------------------------------------------------------===//
 
 int64_t elementBytes(const std::string &elem) {
-  return elem == "f16" || elem == "bf16" ? 2 : 4;
+  if (elem == "i1" || elem == "i8")
+    return 1;
+  if (elem == "f16" || elem == "bf16" || elem == "i16")
+    return 2;
+  if (elem == "i64" || elem == "f64")
+    return 8;
+  return 4;
 }
+
+bool isInteger(const std::string &elem) { return elem[0] == 'i'; }
 
 const llvm::fltSemantics *semanticsOf(const std::string &elem) {
   if (elem == "f16")
@@ -108,27 +116,55 @@ const llvm::fltSemantics *semanticsOf(const std::string &elem) {
   return nullptr;
 }
 
-/// Writes `v` as one `elem` at `p` (rounding to nearest even).
+/// Writes `v` as one `elem` at `p`: integers truncated to their width (an
+/// i1 is one byte holding 0 or 1, as memref.store of an i1 writes it),
+/// floats rounded to nearest even.
 void encode(const std::string &elem, float v, uint8_t *p) {
-  if (elem == "i32") {
-    int32_t i = int32_t(v);
-    memcpy(p, &i, 4);
+  if (isInteger(elem)) {
+    int64_t i = int64_t(v);
+    if (elem == "i1")
+      i &= 1;
+    memcpy(p, &i, elementBytes(elem)); // Little-endian: the low bytes.
   } else if (const llvm::fltSemantics *sem = semanticsOf(elem)) {
     llvm::APFloat f(v);
     bool lost;
     f.convert(*sem, llvm::APFloat::rmNearestTiesToEven, &lost);
     uint16_t bits = uint16_t(f.bitcastToAPInt().getZExtValue());
     memcpy(p, &bits, 2);
+  } else if (elem == "f64") {
+    double d = v;
+    memcpy(p, &d, 8);
   } else {
     memcpy(p, &v, 4);
   }
 }
 
+/// The value of the `elem` at `p`. An i1 reads its whole byte, so that a
+/// byte other than 0 or 1 (bits of a packed vector) is a mismatch.
 float decode(const std::string &elem, const uint8_t *p) {
+  if (elem == "i1")
+    return float(*p);
+  if (elem == "i8")
+    return float(int8_t(*p));
+  if (elem == "i16") {
+    int16_t i;
+    memcpy(&i, p, 2);
+    return float(i);
+  }
   if (elem == "i32") {
     int32_t i;
     memcpy(&i, p, 4);
     return float(i);
+  }
+  if (elem == "i64") {
+    int64_t i;
+    memcpy(&i, p, 8);
+    return float(i);
+  }
+  if (elem == "f64") {
+    double d;
+    memcpy(&d, p, 8);
+    return float(d);
   }
   if (const llvm::fltSemantics *sem = semanticsOf(elem)) {
     uint16_t bits;
@@ -237,8 +273,14 @@ struct GlobalArray {
   std::vector<float> data;
   std::string elem = "f32";
 
+  /// Where element 0 sits in `data` (negative strides start it further in).
+  int64_t offset = 0;
+
+  /// `wildStrides` draws strides with gaps of 1 to 3 elements and some of
+  /// them negative (the dim stored back to front).
   static GlobalArray make(std::mt19937_64 &rng, std::string name, Shape tile,
-                          int64_t instances, std::string elem) {
+                          int64_t instances, std::string elem,
+                          bool wildStrides = false) {
     GlobalArray g;
     g.name = std::move(name);
     g.elem = std::move(elem);
@@ -258,14 +300,23 @@ struct GlobalArray {
     int64_t next = 1;
     for (unsigned d : order) {
       g.strides[d] = next;
-      next *= g.shape[d] + (coin(rng, 20) ? 1 : 0);
+      int64_t gap = coin(rng, 20) ? 1 : 0;
+      if (wildStrides && coin(rng, 30))
+        gap = std::uniform_int_distribution<int64_t>(1, 3)(rng);
+      next *= g.shape[d] + gap;
     }
+    if (wildStrides)
+      for (unsigned d = 0; d < rank; ++d)
+        if (coin(rng, 35)) {
+          g.offset += (g.shape[d] - 1) * g.strides[d];
+          g.strides[d] = -g.strides[d];
+        }
     g.data.assign(next, kUntouched);
     return g;
   }
 
   int64_t address(llvm::ArrayRef<int64_t> index) const {
-    int64_t a = 0;
+    int64_t a = offset;
     for (size_t d = 0; d < index.size(); ++d)
       a += index[d] * strides[d];
     return a;
@@ -279,7 +330,8 @@ struct GlobalArray {
   }
   std::string memrefType() const {
     return "memref<" + joined(shape, "x") + "x" + elem + ", strided<[" +
-           joined(strides, ", ") + "]>>";
+           joined(strides, ", ") + "]" +
+           (offset ? ", offset: " + std::to_string(offset) : "") + ">>";
   }
   /// The layout of a `tile`-shaped view: the memref's strides.
   std::string viewLayout(llvm::ArrayRef<int64_t> t) const {
@@ -301,8 +353,9 @@ struct Buf {
   std::string elem = "f32";
 
   std::string type() const {
-    return "!axe.buffer<" + joined(shape, "x") + "x" + elem + ", #axe.layout<" +
-           layout.str() + ">, " + space + ">";
+    std::string dims = shape.empty() ? "" : joined(shape, "x") + "x";
+    return "!axe.buffer<" + dims + elem + ", #axe.layout<" + layout.str() +
+           ">, " + space + ">";
   }
 };
 
@@ -345,8 +398,10 @@ public:
       return f32(v);
     std::string name = "%f" + std::to_string(nextId++);
     char text[32];
-    if (elem == "i32")
-      snprintf(text, sizeof(text), "%d", int(v));
+    if (elem == "i1")
+      snprintf(text, sizeof(text), "%d", int(int64_t(v) & 1));
+    else if (isInteger(elem))
+      snprintf(text, sizeof(text), "%lld", (long long)int64_t(v));
     else
       snprintf(text, sizeof(text), "%e", double(v));
     prologue << "    " << name << " = arith.constant " << text << " : " << elem
@@ -387,8 +442,9 @@ public:
   GlobalArray &global(std::mt19937_64 &rng, Shape tile,
                       std::string elem = "f32") {
     std::string name = "%G" + std::to_string(globals.size());
-    globals.push_back(std::make_unique<GlobalArray>(GlobalArray::make(
-        rng, name, std::move(tile), launch.total(), std::move(elem))));
+    globals.push_back(std::make_unique<GlobalArray>(
+        GlobalArray::make(rng, name, std::move(tile), launch.total(),
+                          std::move(elem), wildStrides)));
     return *globals.back();
   }
 
@@ -511,6 +567,65 @@ public:
     return instanceSlice(all, shape);
   }
 
+  /// A fresh rank-0 buffer that the operators' scope owns: shared memory or
+  /// registers at cta scope, registers elsewhere, sometimes replicated (over
+  /// the scope's threads, or on m).
+  Buf scalarBuffer(std::mt19937_64 &rng, const std::string &elem) {
+    Buf b;
+    b.name = fresh("b");
+    b.elem = elem;
+    b.space = "reg";
+    std::string text = "S[1 : 1]";
+    std::string n = coin(rng, 50) ? "2" : "3";
+    switch (launch.scope) {
+    case Scope::CTA:
+      if (coin(rng, 50))
+        b.space = "shared";
+      else
+        text += " + R[2 : 1@warpid]";
+      break;
+    case Scope::Warpgroup:
+      text += " + R[" + n + " : 1@tid_in_wg]";
+      break;
+    case Scope::Warp:
+      text += " + R[" + n + " : 1@laneid]";
+      break;
+    case Scope::Thread:
+      if (coin(rng, 50))
+        text += " + R[" + n + " : 1]";
+      break;
+    }
+    Result<Layout> layout = parseLayout(text);
+    EXPECT_TRUE(bool(layout)) << layout.message();
+    if (layout)
+      b.layout = *layout;
+    line(b.name + " = axe.alloc : " + b.type());
+    return b;
+  }
+
+  /// A rank-0 view of instance %k's element of `g`, a global of one element
+  /// per instance: a memref.reinterpret_cast of it at that element.
+  Buf scalarView(const GlobalArray &g) {
+    std::string r0 = fresh("row");
+    line(r0 + " = arith.addi " + instanceInGrid() + ", " + index(g.base[0]) +
+         " : index");
+    std::string r1 = fresh("row");
+    line(r1 + " = arith.muli " + r0 + ", " + index(g.strides[0]) + " : index");
+    std::string at = fresh("row");
+    line(at + " = arith.addi " + r1 + ", " + index(g.offset) + " : index");
+    std::string memref = "memref<" + g.elem + ", strided<[], offset: ?>>";
+    std::string elt = fresh("elt");
+    line(elt + " = memref.reinterpret_cast " + g.name + " to offset: [" + at +
+         "], sizes: [], strides: [] : " + g.memrefType() + " to " + memref);
+    Buf b;
+    b.name = fresh("g");
+    b.layout = *parseLayout("S[1 : 1]");
+    b.space = "global";
+    b.elem = g.elem;
+    line(b.name + " = axe.view " + elt + "[] : " + memref + " -> " + b.type());
+    return b;
+  }
+
   /// The running instance's tile of `all`, a stack of one `shape` tile per
   /// instance along dim 0.
   Buf instanceSlice(const Buf &all, llvm::ArrayRef<int64_t> shape) {
@@ -540,7 +655,10 @@ public:
   /// The layout of a region of `src` by the slice algebra, if there is one
   /// and the region still belongs to the operators' scope: a region of a
   /// CTA's registers that lies in one warp is that warp's alone (the
-  /// dialect's ownership rule), so the CTA cannot run operators on it.
+  /// dialect's ownership rule), so the CTA cannot run operators on it. A
+  /// run-time start that moves along a thread axis keeps the region with the
+  /// scope that axis spans, though the slice's layout leaves the axis out
+  /// (a row of a warp's tile at a loop-variable row on laneid is the warp's).
   std::optional<Layout> sliceLayout(const Buf &src,
                                     llvm::ArrayRef<SliceStart> known,
                                     llvm::ArrayRef<int64_t> lengths) const {
@@ -557,6 +675,11 @@ public:
       for (const auto &[axis, v] : tile->offset().entries())
         if (v != 0)
           axes.insert(axis);
+      Result<SmallVector<std::string, 4>> moved =
+          axe::sliceStartAxes(src.layout.tile(), src.shape, known, lengths);
+      EXPECT_TRUE(bool(moved)) << moved.message();
+      if (moved)
+        axes.insert(moved->begin(), moved->end());
       if (ownerOf(axes) != launch.scope)
         return std::nullopt;
     }
@@ -677,6 +800,8 @@ public:
 
   Launch launch;
   std::vector<std::unique_ptr<GlobalArray>> globals;
+  /// Globals made from now on get GlobalArray::make's wild strides.
+  bool wildStrides = false;
 
 private:
   std::ostringstream prologue, body;
@@ -739,7 +864,7 @@ private:
     std::vector<int64_t> d;
     d.push_back(reinterpret_cast<int64_t>(raw[i].data()));
     d.push_back(reinterpret_cast<int64_t>(raw[i].data()));
-    d.push_back(0);
+    d.push_back(g->offset);
     d.insert(d.end(), g->shape.begin(), g->shape.end());
     d.insert(d.end(), g->strides.begin(), g->strides.end());
     descs.push_back(std::move(d));
@@ -808,6 +933,19 @@ void fillTiles(
 /// first.
 std::vector<GlobalArray *> storeResult(std::mt19937_64 &rng, KernelText &k,
                                        const Buf &dst, bool blockwise) {
+  if (dst.shape.empty()) {
+    // A scalar: one element per instance of a rank-1 global.
+    std::vector<GlobalArray *> outs;
+    std::vector<Buf> views{dst};
+    for (const Buf &r : k.replicaViews(dst))
+      views.push_back(r);
+    for (const Buf &v : views) {
+      GlobalArray &g = k.global(rng, {1}, dst.elem);
+      k.copy(v, k.scalarView(g), coin(rng, 25));
+      outs.push_back(&g);
+    }
+    return outs;
+  }
   GlobalArray &out = k.global(rng, dst.shape, dst.elem);
   bool done = false;
   if (blockwise && dst.shape[0] > 1) {
@@ -881,23 +1019,37 @@ int64_t maxElements(const Launch &l) {
 
 class RandomDispatch : public ::testing::TestWithParam<int> {};
 
+/// Values of element type `elem` that differ between neighbours and
+/// instances, exact in the type (as floats on the C++ side).
+float distinctValue(const std::string &elem, int64_t inst,
+                    llvm::ArrayRef<int64_t> x) {
+  int64_t f = 0;
+  for (int64_t v : x)
+    f = f * 37 + v;
+  if (elem == "i1")
+    return float((f + inst) % 3 == 0);
+  if (elem == "i8")
+    return float((f + 7 * inst) % 251 - 125);
+  if (elem == "i16")
+    return float((3 * f + 17 * inst) % 60001 - 30000);
+  if (elem == "f16" || elem == "bf16")
+    return float((f + 13 * inst) % 201 - 100);
+  if (elem == "i32" || elem == "i64")
+    return float(inst * 65536 + f % 65536 - 1000);
+  return float(inst * 4096 + f + 1);
+}
+
 /// global -> buffer -> (replicated) buffer -> global, copied whole or by
-/// row blocks at run-time starts, of elements of type `elem`.
+/// row blocks at run-time starts, of elements of type `elem`; with
+/// `wildStrides`, the globals have gaps and negative strides.
 void copyCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
-              const std::string &elem = "f32") {
+              const std::string &elem = "f32", bool wildStrides = false) {
   KernelText k(launch);
+  k.wildStrides = wildStrides;
   Shape shape = smallShape(rng, rank, maxElements(launch));
   GlobalArray &in = k.global(rng, shape, elem);
   auto value = [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
-    int64_t f = 0;
-    for (int64_t v : x)
-      f = f * 37 + v;
-    // Distinct values, exact in the element type.
-    if (elem == "f16" || elem == "bf16")
-      return float((f + 13 * inst) % 201 - 100);
-    if (elem == "i32")
-      return float(inst * 65536 + f % 65536 - 1000);
-    return float(inst * 4096 + f + 1);
+    return distinctValue(elem, inst, x);
   };
   fillTiles(in, launch.total(), value);
   Buf g = k.view(in, shape);
@@ -917,16 +1069,19 @@ TEST_P(RandomDispatch, Copy) {
 }
 
 /// C (+)= A x B (MxN, K deep) over k blocks sliced at run-time starts, any
-/// transposes; A and B of element type `abElem` (f32, f16, bf16), C f32.
+/// transposes; A and B of element type `abElem` (f32, f16, bf16), C of
+/// `cElem`; `forceNaive` forces the cpu.gemm.naive schedule, which converts
+/// A and B to C's type.
 void gemmCase(std::mt19937_64 &rng, const Launch &launch, int64_t M, int64_t N,
-              int64_t K, const std::string &abElem = "f32") {
+              int64_t K, const std::string &abElem = "f32",
+              const std::string &cElem = "f32", bool forceNaive = false) {
   KernelText k(launch);
   bool ta = coin(rng, 50), tb = coin(rng, 50), accumulate = coin(rng, 50);
   Shape aShape = ta ? Shape{K, M} : Shape{M, K};
   Shape bShape = tb ? Shape{N, K} : Shape{K, N};
   GlobalArray &ga = k.global(rng, aShape, abElem);
   GlobalArray &gb = k.global(rng, bShape, abElem);
-  GlobalArray &gc = k.global(rng, {M, N});
+  GlobalArray &gc = k.global(rng, {M, N}, cElem);
   int64_t total = launch.total();
   auto aVal = [](int64_t inst, llvm::ArrayRef<int64_t> x) {
     return float((x[0] * 3 + x[1] * 5 + inst) % 7) - 3;
@@ -944,11 +1099,11 @@ void gemmCase(std::mt19937_64 &rng, const Launch &launch, int64_t M, int64_t N,
   k.copy(k.view(ga, aShape), a);
   Buf b = k.buffer(rng, bShape, false, abElem);
   k.copy(k.view(gb, bShape), b);
-  Buf c = k.buffer(rng, {M, N}, true);
+  Buf c = k.buffer(rng, {M, N}, true, cElem);
   if (accumulate)
     k.copy(k.view(gc, {M, N}), c);
   else
-    k.line("axe.fill " + c.name + ", " + k.f32(0) + " at " +
+    k.line("axe.fill " + c.name + ", " + k.constant(0, cElem) + " at " +
            launch.scopeName() + " : " + c.type());
   // The k loop: the largest proper block for which both slices exist.
   int64_t kb = K;
@@ -968,19 +1123,21 @@ void gemmCase(std::mt19937_64 &rng, const Launch &launch, int64_t M, int64_t N,
     }
   }
   std::string attrs;
+  SmallVector<std::string> parts;
   if (ta || tb || coin(rng, 25)) {
-    SmallVector<std::string> parts;
     if (ta)
       parts.push_back("transpose_a");
     if (tb)
       parts.push_back("transpose_b");
-    if (coin(rng, 25))
+    if (coin(rng, 25) && !forceNaive)
       parts.push_back("schedule = \"cpu.gemm.naive\"");
-    for (size_t i = 0; i < parts.size(); ++i)
-      attrs += (i ? ", " : "") + parts[i];
-    if (!attrs.empty())
-      attrs = " {" + attrs + "}";
   }
+  if (forceNaive)
+    parts.push_back("schedule = \"cpu.gemm.naive\"");
+  for (size_t i = 0; i < parts.size(); ++i)
+    attrs += (i ? ", " : "") + parts[i];
+  if (!attrs.empty())
+    attrs = " {" + attrs + "}";
   auto gemm = [&](const Buf &x, const Buf &y) {
     k.line("axe.gemm " + x.name + ", " + y.name + " into " + c.name + " at " +
            launch.scopeName() + attrs + " : " + x.type() + ", " + y.type() +
@@ -1025,12 +1182,14 @@ TEST_P(RandomDispatch, Gemm) {
 }
 
 /// sum / max / min / prod over random dims, kept or dropped, optionally
-/// accumulating into a filled destination; elements of type `elem` (f32 or
-/// i32).
+/// accumulating into a filled destination; elements of type `elem` (f32,
+/// f64, i32 or i64). `widerInputs` adds rank-0 targets (every dim reduced
+/// and dropped) and globals with wild strides.
 void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
-                const std::string &elem = "f32") {
+                const std::string &elem = "f32", bool widerInputs = false) {
   KernelText k(launch);
-  bool isInt = elem == "i32";
+  k.wildStrides = widerInputs;
+  bool isInt = isInteger(elem);
   Shape shape = smallShape(rng, rank, maxElements(launch));
   SmallVector<int64_t> dims;
   for (unsigned d = 0; d < rank; ++d)
@@ -1038,7 +1197,14 @@ void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
       dims.push_back(d);
   if (dims.empty())
     dims.push_back(rank - 1);
-  bool keep = coin(rng, 50) || dims.size() == rank;
+  bool keep = coin(rng, 50) || (dims.size() == rank && !widerInputs);
+  if (widerInputs && coin(rng, 50)) {
+    // Every dim reduced and dropped: a rank-0 target.
+    dims.clear();
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(d);
+    keep = false;
+  }
   Shape dstShape;
   for (unsigned d = 0; d < rank; ++d) {
     bool reduced = llvm::is_contained(dims, int64_t(d));
@@ -1062,7 +1228,8 @@ void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
   fillTiles(gx, launch.total(), xVal);
   Buf x = k.buffer(rng, shape, false, elem);
   k.copy(k.view(gx, shape), x);
-  Buf d = k.buffer(rng, dstShape, true, elem);
+  Buf d = dstShape.empty() ? k.scalarBuffer(rng, elem)
+                           : k.buffer(rng, dstShape, true, elem);
   float init = kind == 3 ? 2.f : isInt ? 3.f : 1.5f;
   if (accumulate)
     k.line("axe.fill " + d.name + ", " + k.constant(init, elem) + " at " +
@@ -1133,17 +1300,18 @@ TEST_P(RandomDispatch, Reduce) {
   reduceCase(rng, launch, 1 + seed % 3);
 }
 
-// A fill of the whole (replicated) buffer, then fills of row blocks at
-// run-time starts with a value computed from the loop variable.
-TEST_P(RandomDispatch, Fill) {
-  int seed = GetParam();
-  std::mt19937_64 rng(40000 + seed);
-  Launch launch = randomLaunch(rng, seed);
+/// A fill of the whole (replicated) buffer, then fills of row blocks at
+/// run-time starts with a value computed from the loop variable, of
+/// elements of type `elem`; with `wildStrides`, the global has gaps and
+/// negative strides.
+void fillCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
+              const std::string &elem = "f32", bool wildStrides = false) {
   KernelText k(launch);
-  Shape shape = smallShape(rng, 1 + seed % 3, maxElements(launch));
-  Buf b = k.buffer(rng, shape, true);
-  k.line("axe.fill " + b.name + ", " + k.f32(7) + " at " + launch.scopeName() +
-         " : " + b.type());
+  k.wildStrides = wildStrides;
+  Shape shape = smallShape(rng, rank, maxElements(launch));
+  Buf b = k.buffer(rng, shape, true, elem);
+  k.line("axe.fill " + b.name + ", " + k.constant(7, elem) + " at " +
+         launch.scopeName() + " : " + b.type());
   // Rows [i, i + blk) get the value i + 1 for i < cut; the rest stay 7.
   int64_t blk = 0, cut = 0;
   SmallVector<int64_t> blocks;
@@ -1163,13 +1331,26 @@ TEST_P(RandomDispatch, Fill) {
       SmallVector<std::string> starts(shape.size(), "0");
       starts[0] = i;
       Buf s = k.slice(b, starts, known, part);
-      std::string iv = k.fresh("v");
-      k.line(iv + " = arith.index_cast " + i + " : index to i32");
-      std::string fv = k.fresh("v");
-      k.line(fv + " = arith.sitofp " + iv + " : i32 to f32");
-      std::string one = k.f32(1);
       std::string v = k.fresh("v");
-      k.line(v + " = arith.addf " + fv + ", " + one + " : f32");
+      if (isInteger(elem)) {
+        // i + 1, wrapping in the element type as the reference does.
+        std::string iv = k.fresh("v");
+        k.line(iv + " = arith.index_cast " + i + " : index to " + elem);
+        k.line(v + " = arith.addi " + iv + ", " + k.constant(1, elem) + " : " +
+               elem);
+      } else {
+        // i + 1 in f32 (exact), then rounded once to the element type.
+        std::string iv = k.fresh("v");
+        k.line(iv + " = arith.index_cast " + i + " : index to i32");
+        std::string fv = k.fresh("v");
+        k.line(fv + " = arith.sitofp " + iv + " : i32 to f32");
+        std::string one = k.f32(1);
+        std::string sum = elem == "f32" ? v : k.fresh("v");
+        k.line(sum + " = arith.addf " + fv + ", " + one + " : f32");
+        if (elem != "f32")
+          k.line(v + " = arith." + (elem == "f64" ? "extf " : "truncf ") + sum +
+                 " : f32 to " + elem);
+      }
       k.line("axe.fill " + s.name + ", " + v + " at " + launch.scopeName() +
              " : " + s.type());
       k.endFor();
@@ -1181,6 +1362,13 @@ TEST_P(RandomDispatch, Fill) {
       return float(x[0] / blk * blk + 1);
     return 7.f;
   });
+}
+
+TEST_P(RandomDispatch, Fill) {
+  int seed = GetParam();
+  std::mt19937_64 rng(40000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  fillCase(rng, launch, 1 + seed % 3);
 }
 
 // z = x * (k + 1) + y with y broadcast along its dims of extent 1; the
@@ -1424,5 +1612,141 @@ TEST_P(RandomDispatchLarge, Gemm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchLarge, ::testing::Range(1, 9));
+
+//===----------------------------------------------------------------------===//
+// Wider inputs: every element type, rank-0 targets, wild memref strides,
+// tokens through loops, forced schedules
+//===----------------------------------------------------------------------===//
+
+class RandomDispatchWide : public ::testing::TestWithParam<int> {};
+
+const char *const kEveryElement[] = {"i1",  "i8",   "i16", "i32", "i64",
+                                     "f16", "bf16", "f32", "f64"};
+
+/// Every element type, i1 on a third of the seeds: whether a schedule
+/// vectorizes depends on the random layouts, and i1 is the type whose
+/// vectors are laid out differently in memory.
+const char *elementOf(int seed) {
+  return seed % 3 == 0 ? "i1" : kEveryElement[1 + seed % 8];
+}
+
+/// A buffer filled with decoys by an axe.copy_async of the whole of one
+/// global, then overwritten by row blocks of another with axe.copy_async,
+/// each started before the wait on the previous copy: the token is carried
+/// through the loop's iter_args, as software pipelining does; then the
+/// buffer is stored. Every element must come from the block copies.
+void asyncLoopCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
+                   const std::string &elem) {
+  KernelText k(launch);
+  k.wildStrides = true;
+  Shape shape = smallShape(rng, rank, maxElements(launch));
+  GlobalArray &in = k.global(rng, shape, elem);
+  GlobalArray &decoys = k.global(rng, shape, elem);
+  auto value = [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
+    return distinctValue(elem, inst, x);
+  };
+  fillTiles(in, launch.total(), value);
+  fillTiles(decoys, launch.total(),
+            [&](int64_t inst, llvm::ArrayRef<int64_t> x) {
+              float v = value(inst, x);
+              return elem == "i1" ? 1 - v : v + 1;
+            });
+  Buf a = k.buffer(rng, shape, /*replicas=*/false, elem);
+  // Row blocks of b rows whose slices at run-time starts exist; the whole
+  // buffer (one block) always does.
+  SmallVector<int64_t> blocks;
+  for (int64_t b = 1; b < shape[0]; ++b)
+    if (shape[0] % b == 0)
+      blocks.push_back(b);
+  std::shuffle(blocks.begin(), blocks.end(), rng);
+  blocks.push_back(shape[0]);
+  int64_t b = shape[0];
+  Shape part = shape;
+  SmallVector<SliceStart> known(shape.size(), SliceStart::constant(0));
+  for (int64_t cand : blocks) {
+    part[0] = cand;
+    known[0] = SliceStart::aligned(cand);
+    if (k.sliceLayout(a, known, part)) {
+      b = cand;
+      break;
+    }
+  }
+  part[0] = b;
+  known[0] = SliceStart::aligned(b);
+  std::string scope = std::string(" at ") + launch.scopeName();
+  auto copyAsync = [&](const Buf &from, const Buf &to) {
+    std::string t = k.fresh("t");
+    k.line(t + " = axe.copy_async " + from.name + " to " + to.name + scope +
+           " : " + from.type() + " to " + to.type());
+    return t;
+  };
+  std::string t0 = copyAsync(k.view(decoys, shape), a);
+  std::string i = k.fresh("i"), t = k.fresh("t"), tf = k.fresh("t");
+  k.open(tf + " = scf.for " + i + " = " + k.index(0) + " to " +
+         k.index(shape[0]) + " step " + k.index(b) + " iter_args(" + t + " = " +
+         t0 + ") -> (!axe.token) {");
+  SmallVector<std::string> starts(shape.size(), "0");
+  starts[0] = i;
+  Buf s = k.slice(a, starts, known, part);
+  std::string next = copyAsync(k.view(in, part, i), s);
+  k.line("axe.wait " + t + scope);
+  k.line("scf.yield " + next + " : !axe.token");
+  k.close();
+  k.line("axe.wait " + tf + scope);
+  auto outs = storeResult(rng, k, a, coin(rng, 50));
+  checkOutputs(k, outs, value);
+}
+
+// Copies of every element type (elementOf) at every scope (seed % 4), with
+// wild strides on odd seeds: i1 elements are one byte each, as scalar
+// accesses see them.
+TEST_P(RandomDispatchWide, Copy) {
+  int seed = GetParam();
+  std::mt19937_64 rng(210000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  copyCase(rng, launch, 1 + seed % 3, elementOf(seed), seed % 2);
+}
+
+// Fills of every element type, wild strides on odd seeds.
+TEST_P(RandomDispatchWide, Fill) {
+  int seed = GetParam();
+  std::mt19937_64 rng(220000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  fillCase(rng, launch, 1 + seed % 3, elementOf(seed), seed % 2);
+}
+
+// Reductions into rank-0 targets (half the seeds) of f32, f64, i32, i64,
+// from globals with wild strides.
+TEST_P(RandomDispatchWide, Reduce) {
+  int seed = GetParam();
+  std::mt19937_64 rng(230000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  static const char *elems[] = {"f32", "i32", "f64", "i64"};
+  reduceCase(rng, launch, 1 + seed % 3, elems[seed / 4 % 4], true);
+}
+
+// copy_async tokens carried through scf.for iter_args.
+TEST_P(RandomDispatchWide, AsyncCopyLoop) {
+  int seed = GetParam();
+  std::mt19937_64 rng(240000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  asyncLoopCase(rng, launch, 1 + seed % 3, elementOf(seed));
+}
+
+// f16 or bf16 A and B into an f16 or bf16 C, forced onto cpu.gemm.naive on
+// half the seeds (which converts between the two formats through f32);
+// sums stay below 256, exact in both formats.
+TEST_P(RandomDispatchWide, GemmNarrowAccumulator) {
+  int seed = GetParam();
+  std::mt19937_64 rng(250000 + seed);
+  Launch launch = randomLaunch(rng, seed);
+  int64_t limit = launch.scope == Scope::Thread ? 8 : 16;
+  auto size = [&] { return pickAtMost(rng, {2, 3, 4, 6, 8, 12, 16}, limit); };
+  int64_t M = size(), N = size(), K = size();
+  gemmCase(rng, launch, M, N, K, kNarrowFloats[seed % 2],
+           kNarrowFloats[seed / 2 % 2], /*forceNaive=*/seed / 4 % 2 == 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchWide, ::testing::Range(1, 37));
 
 } // namespace

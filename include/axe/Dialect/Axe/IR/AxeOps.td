@@ -181,7 +181,8 @@ def Axe_ViewOp : Axe_Op<"view", [Pure]> {
            -> !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (1024, 1)]>, global>
     ```
 
-    The memref must have static strides. Offsets are not part of the layout:
+    The memref must have static strides, which may be negative (a dim
+    stored back to front) or have gaps. Offsets are not part of the layout:
     the tile's elements are placed relative to its first element.
 
     *Distributed views.* When the result layout also places the tile on
@@ -225,6 +226,13 @@ def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
     the result's offset is computed at run time, so the result layout holds
     only the constant starts' contribution (for a swizzled source, the run
     time contribution is added to `m` before the swizzle applies).
+
+    A register slice at a value start is held by the scope of the thread
+    axes the start moves along, though its layout leaves them out: a row of
+    a warp's tile whose rows lie on `laneid`, at a loop-variable row, belongs
+    to some lane of the warp, so only an operator at warp scope may own it
+    (one at thread scope is rejected); a row on `warpid` of a CTA's tile
+    belongs to the CTA.
 
     ```mlir
     %s = axe.slice %a[0, %k] : !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
@@ -321,6 +329,10 @@ def Axe_CopyAsyncOp : Axe_OperatorOp<"copy_async"> {
     %t = axe.copy_async %g to %s at cta : !axe.buffer<...> to !axe.buffer<...>
     axe.wait %t at cta
     ```
+
+    A token is a value like any other: it may be carried through `scf.for`
+    iter_args and yielded by `scf.if`, as software pipelining does (the copy
+    of the next tile starts before the wait on the current one).
   }];
   let arguments = (ins
     Arg<Axe_Buffer, "source", [MemRead]>:$source,
@@ -380,7 +392,8 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
   let description = [{
     Combines the elements of `source` over `dims` with `sum`, `max`, `min`
     or `prod`. The target keeps the reduced dims with extent 1, or drops
-    them. With `accumulate` the target's old value is combined in as well
+    them (a scalar, rank-0 target when every dim is reduced). With
+    `accumulate` the target's old value is combined in as well
     (reductions that span several tiles).
 
     ```mlir

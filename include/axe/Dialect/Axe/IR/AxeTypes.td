@@ -18,7 +18,9 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
     A tile with a static logical shape and element type whose elements a
     layout places in a memory space. Elements are integers (of at least 1
     bit) or floats: `index` has no width in memory that every backend
-    agrees on, and `i0` has nothing to store.
+    agrees on, and `i0` has nothing to store. An element takes whole bytes
+    in memory, as `memref.load` and `memref.store` access it: an `i1` is one
+    byte holding 0 or 1.
 
     ```mlir
     !axe.buffer<128x64xf16, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
