@@ -28,6 +28,15 @@
 // exact in their types, so results are compared exactly after rounding the
 // reference to the output's type. A few gemms are 32 to 64 on each side.
 //
+// The RandomDispatchWide suite widens the inputs, each a shape of kernel
+// that once found a defect (issue 8): every element type from i1 (one byte
+// per element; read back whole, so a stray bit of a packed vector shows) to
+// i64 and f64; rank-0 reduction targets; globals with gaps of up to 3 and
+// negative strides; copy_async tokens carried through scf.for iter_args;
+// f16/bf16 gemms into f16/bf16 accumulators on the forced naive schedule.
+// Every suite slices register tiles at loop-variable starts that move
+// along thread axes (such a slice stays with the scope of those axes).
+//
 //===----------------------------------------------------------------------===//
 
 #include "RandomLayouts.h"

@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 
 #include <limits>
+#include <set>
 
 using namespace axe;
 using namespace axe::testing;
@@ -508,6 +509,59 @@ TEST(SliceAlignedProperty, RandomRegionsAreRightWhenAnswered) {
   EXPECT_GT(answered, kCases / 4);
   EXPECT_GT(moving, kCases / 10);
   EXPECT_GT(refused, kCases / 10);
+}
+
+// sliceStartAxes names exactly the axes on which the placement of a region's
+// first element moves as its unknown starts range over what they allow,
+// by the reference model (layouts without replicas: one placement each).
+TEST(SliceAlignedProperty, StartAxesAreWhereStartsMove) {
+  LayoutGenerator gen(45);
+  int checked = 0, nonEmpty = 0;
+  for (int c = 0; c < kCases; ++c) {
+    Case k = gen.coin() ? groupableCase(gen) : randomCase(gen);
+    if (!k.layout.replica().empty())
+      continue;
+    llvm::SmallVector<SliceStart, 4> st;
+    Vec len;
+    for (int64_t n : k.shape) {
+      len.push_back(gen.uniform(1, n));
+      if (gen.coin(0.7))
+        st.push_back(SliceStart::aligned(gen.uniform(1, n)));
+      else
+        st.push_back(SliceStart::constant(gen.uniform(0, n - len.back())));
+    }
+    Result<llvm::SmallVector<std::string, 4>> axes =
+        sliceStartAxes(k.layout, k.shape, st, len);
+    if (!axes)
+      continue;
+    std::set<std::string> expected;
+    Vec base(k.shape.size(), 0);
+    PointSet at0 = referenceApply(k.layout, referenceFlatten(base, k.shape));
+    ASSERT_EQ(at0.size(), 1u);
+    for (size_t d = 0; d < k.shape.size(); ++d) {
+      if (st[d].known)
+        continue;
+      for (int64_t v = st[d].alignment; v + len[d] <= k.shape[d];
+           v += st[d].alignment) {
+        Vec x = base;
+        x[d] = v;
+        PointSet at = referenceApply(k.layout, referenceFlatten(x, k.shape));
+        ASSERT_EQ(at.size(), 1u);
+        Point delta = *at.begin();
+        for (const auto &[axis, value] : *at0.begin())
+          addTo(delta, axis, -value);
+        for (const auto &[axis, value] : delta)
+          expected.insert(axis);
+      }
+    }
+    ++checked;
+    nonEmpty += !expected.empty();
+    EXPECT_EQ(std::set<std::string>(axes->begin(), axes->end()), expected)
+        << k.layout.str() << " " << shapeStr(k.shape) << " len "
+        << shapeStr(len);
+  }
+  EXPECT_GT(checked, kCases / 10);
+  EXPECT_GT(nonEmpty, kCases / 20);
 }
 
 } // namespace
