@@ -6,8 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/InitAllDialects.h"
+#include "axe/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,8 +20,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cmath>
 
 #include <cstring>
 #include <functional>
@@ -108,7 +116,7 @@ void runCopy(benchmark::State &state, Jitted &k) {
 void transposeBench(benchmark::State &state, bool vectorize,
                     int64_t block = CPUCodegenOptions().transposeBlock) {
   CPUCodegenOptions opts;
-  opts.vectorLanes32 = vectorize ? 8 : 1;
+  opts.vectorLanes32 = vectorize ? hostVectorUnit().lanes32() : 1;
   opts.transposeVectors = vectorize;
   opts.transposeBlock = block;
   Jitted k(2, [&](OpBuilder &b, Location loc, ValueRange args) {
@@ -164,89 +172,299 @@ void BM_CopyRowMajorGenerated(benchmark::State &state) {
   runCopy(state, k);
 }
 
-constexpr int64_t kM = 512, kTile = 128, kTileK = 128;
+//===----------------------------------------------------------------------===//
+// Whole axe kernels through the axe-to-cpu pipeline
+//===----------------------------------------------------------------------===//
 
-/// The rate of state.iterations() 512^3 gemms.
-void reportGemmRate(benchmark::State &state) {
+/// An axe kernel (module text with one `@kernel` taking `numArgs` 2-D
+/// memrefs) compiled by buildAxeToCPUPipeline and JIT-compiled.
+class AxeKernel {
+public:
+  AxeKernel(const std::string &text, const AxeToCPUOptions &options) {
+    DialectRegistry registry;
+    registerAllAxeDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(text, &ctx);
+    if (!module)
+      llvm::report_fatal_error("bench kernel does not parse");
+    PassManager pm(&ctx);
+    buildAxeToCPUPipeline(pm, options);
+    if (failed(pm.run(*module)))
+      llvm::report_fatal_error("bench kernel does not lower");
+    std::string error;
+    engine = lowerAndJIT(*module, error, /*alreadyLowered=*/true,
+                         CPUToLLVMOptions{options.openmp});
+    if (!engine)
+      llvm::report_fatal_error(llvm::Twine("JIT failed: ") + error);
+  }
+
+  /// Calls the kernel on row-major n x n matrices.
+  void run(int64_t n, llvm::ArrayRef<void *> data) {
+    descs.assign(data.size(), {});
+    ptrs.clear();
+    descPtrs.clear();
+    for (size_t i = 0; i < data.size(); ++i) {
+      auto &d = descs[i];
+      d.basePtr = d.data = static_cast<char *>(data[i]);
+      d.offset = 0;
+      d.sizes[0] = d.sizes[1] = n;
+      d.strides[0] = n;
+      d.strides[1] = 1;
+      descPtrs.push_back(&d);
+    }
+    for (auto &p : descPtrs)
+      ptrs.push_back(&p);
+    if (llvm::Error e = engine->invokePacked("_mlir_ciface_kernel", ptrs))
+      llvm::report_fatal_error(llvm::toString(std::move(e)).c_str());
+  }
+
+private:
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::vector<StridedMemRefType<char, 2>> descs;
+  std::vector<StridedMemRefType<char, 2> *> descPtrs;
+  SmallVector<void *> ptrs;
+};
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// The options of a run: the host's vector width, or `vectorBits`.
+AxeToCPUOptions cpuOptions(int64_t vectorBits, bool openmp) {
+  AxeToCPUOptions o;
+  o.vectorBits = vectorBits;
+  o.openmp = openmp;
+  return o;
+}
+
+constexpr int64_t kTile = 128;
+
+/// C = A x B on n x n row-major matrices (A, B of `inType`, C f32), as a CPU
+/// kernel: a grid of 128 x 128 tiles of C, each CTA stepping over K in
+/// 128-deep slices that it copies into shared tiles. The shared tiles take
+/// the packed gemm's panel layouts for the vector unit of `vectorBits`, so
+/// the copies pack and the gemm reads them in place (widening f16 and bf16
+/// in registers).
+std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits) {
+  CPUCodegenOptions opts;
+  Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
+  if (!unit)
+    llvm::report_fatal_error(llvm::Twine(unit.message()));
+  opts.vectorLanes32 = unit->lanes32();
+  opts.vectorRegisters = unit->vectorRegisters;
+  GemmBlocking g = chooseGemmBlocking(kTile, kTile, kTile, opts);
+  int64_t mr = g.mr, nr = g.nr(), t = kTile;
+  std::string N = str(n), T = str(t), in = inType;
+  std::string mem = "memref<" + N + "x" + N + "x";
+  std::string gTile = "#axe.layout<S[(" + T + ", " + T + ") : (" + N + ", 1)]>";
+  std::string pA = "#axe.layout<S[(" + str(t / mr) + ", " + str(mr) + ", " + T +
+                   ") : (" + str(mr * t) + ", 1, " + str(mr) + ")]>";
+  std::string pB = "#axe.layout<S[(" + T + ", " + str(t / nr) + ", " + str(nr) +
+                   ") : (" + str(nr) + ", " + str(t * nr) + ", 1)]>";
+  std::string pC = "#axe.layout<S[(" + T + ", " + T + ") : (" + T + ", 1)]>";
+  auto buf = [&](const std::string &type, const std::string &layout,
+                 const char *space) {
+    return "!axe.buffer<" + T + "x" + T + "x" + type + ", " + layout + ", " +
+           space + ">";
+  };
+  std::string gA = buf(in, gTile, "global"), sA = buf(in, pA, "shared");
+  std::string gB = buf(in, gTile, "global"), sB = buf(in, pB, "shared");
+  std::string acc = buf("f32", pC, "shared"), gC = buf("f32", gTile, "global");
+  std::string grid = str(n / t);
+  return "module attributes {axe.target = #axe.target<\"cpu\">} {\n"
+         "func.func @kernel(%A: " +
+         mem + in + ">, %B: " + mem + in + ">, %C: " + mem +
+         "f32>) attributes {llvm.emit_c_interface} {\n"
+         "  %c0 = arith.constant 0 : index\n"
+         "  %ct = arith.constant " +
+         T +
+         " : index\n"
+         "  %cn = arith.constant " +
+         N +
+         " : index\n"
+         "  %zero = arith.constant 0.0 : f32\n"
+         "  axe.kernel grid [" +
+         grid + ", " + grid +
+         "] threads 32 {\n"
+         "    %bx = axe.axis_id bx\n"
+         "    %by = axe.axis_id by\n"
+         "    %m0 = arith.muli %bx, %ct : index\n"
+         "    %n0 = arith.muli %by, %ct : index\n"
+         "    %sA = axe.alloc : " +
+         sA +
+         "\n"
+         "    %sB = axe.alloc : " +
+         sB +
+         "\n"
+         "    %acc = axe.alloc : " +
+         acc +
+         "\n"
+         "    axe.fill %acc, %zero at cta : " +
+         acc +
+         "\n"
+         "    scf.for %k = %c0 to %cn step %ct {\n"
+         "      %gA = axe.view %A[%m0, %k] : " +
+         mem + in + "> -> " + gA +
+         "\n"
+         "      %gB = axe.view %B[%k, %n0] : " +
+         mem + in + "> -> " + gB +
+         "\n"
+         "      axe.copy %gA to %sA at cta : " +
+         gA + " to " + sA +
+         "\n"
+         "      axe.copy %gB to %sB at cta : " +
+         gB + " to " + sB +
+         "\n"
+         "      axe.gemm %sA, %sB into %acc at cta : " +
+         sA + ", " + sB + " into " + acc +
+         "\n"
+         "    }\n"
+         "    %gC = axe.view %C[%m0, %n0] : " +
+         mem + "f32> -> " + gC +
+         "\n"
+         "    axe.copy %acc to %gC at cta : " +
+         acc + " to " + gC +
+         "\n"
+         "  }\n"
+         "  return\n"
+         "}\n"
+         "}\n";
+}
+
+void reportGemmRate(benchmark::State &state, int64_t n) {
   state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * kM * kM * kM * state.iterations(), benchmark::Counter::kIsRate,
+      2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate,
       benchmark::Counter::kIs1000);
 }
 
-/// Times the gemm kernel `k` on C += A x B with 512x512 f32 operands.
-void runGemm(benchmark::State &state, Jitted &k) {
-  std::vector<float> a(kM * kM, 1.0f), bm(kM * kM, 0.5f), c(kM * kM, 0.f);
-  for (auto _ : state)
-    k.run({&a, &bm, &c});
-  reportGemmRate(state);
-}
-
-/// C += A x B, 512^3 f32 row-major, as a CTA-tiled kernel would run it: one
-/// 128x128 tile of C per (i, j) and 128-deep steps over k, each step a gemm
-/// on tiles of the global matrices at run-time offsets.
-void BM_GemmGeneratedTiled(benchmark::State &state) {
-  Jitted k(3, [&](OpBuilder &b, Location loc, ValueRange args) {
-    auto idx = [&](OpBuilder &nb, int64_t v) {
-      return indexConstant(nb, loc, v);
-    };
-    auto loop = [&](OpBuilder &nb, int64_t n, int64_t step,
-                    function_ref<void(OpBuilder &, Value)> body) {
-      scf::ForOp::create(nb, loc, idx(nb, 0), idx(nb, n), idx(nb, step),
-                         ValueRange(),
-                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
-                           body(lb, iv);
-                           scf::YieldOp::create(lb, loc);
-                         });
-    };
-    loop(b, kM, kTile, [&](OpBuilder &b1, Value i0) {
-      loop(b1, kM, kTile, [&](OpBuilder &b2, Value j0) {
-        loop(b2, kM, kTileK, [&](OpBuilder &b3, Value k0) {
-          // Tiles of the 512x512 row-major matrices.
-          CPUBuffer a =
-              bufferOf(args[0], "S[(128, 128) : (512, 1)]", {kTile, kTileK});
-          CPUBuffer bb =
-              bufferOf(args[1], "S[(128, 128) : (512, 1)]", {kTileK, kTile});
-          CPUBuffer c =
-              bufferOf(args[2], "S[(128, 128) : (512, 1)]", {kTile, kTile});
-          for (CPUBuffer *t : {&a, &bb, &c})
-            t->storage = StoragePlan::linear(kM * kM);
-          a.extra.add(b3, loc, "m",
-                      addIndex(b3, loc, mulIndex(b3, loc, i0, kM), k0));
-          bb.extra.add(b3, loc, "m",
-                       addIndex(b3, loc, mulIndex(b3, loc, k0, kM), j0));
-          c.extra.add(b3, loc, "m",
-                      addIndex(b3, loc, mulIndex(b3, loc, i0, kM), j0));
-          (void)emitGemmPacked(b3, loc, a, false, bb, false, c, true);
-        });
-      });
-    });
-  });
-  runGemm(state, k);
-}
-
-void BM_GemmGeneratedNaive(benchmark::State &state) {
-  Jitted k(3, [&](OpBuilder &b, Location loc, ValueRange args) {
-    CPUBuffer a = bufferOf(args[0], "S[(512, 512) : (512, 1)]", {kM, kM});
-    CPUBuffer bb = bufferOf(args[1], "S[(512, 512) : (512, 1)]", {kM, kM});
-    CPUBuffer c = bufferOf(args[2], "S[(512, 512) : (512, 1)]", {kM, kM});
-    (void)emitGemmNaive(b, loc, a, false, bb, false, c, true);
-  });
-  runGemm(state, k);
-}
-
-void BM_GemmNaiveCxx(benchmark::State &state) {
-  std::vector<float> a(kM * kM, 1.0f), bm(kM * kM, 0.5f), c(kM * kM, 0.f);
-  for (auto _ : state) {
-    for (int64_t i = 0; i < kM; ++i)
-      for (int64_t j = 0; j < kM; ++j) {
-        float s = c[i * kM + j];
-        for (int64_t kk = 0; kk < kM; ++kk)
-          s += a[i * kM + kk] * bm[kk * kM + j];
-        c[i * kM + j] = s;
-      }
-    benchmark::ClobberMemory();
+/// Random values in [-1, 1) with few significant bits, so that f16 and bf16
+/// hold them exactly.
+std::vector<float> randomMatrix(int64_t n, unsigned seed) {
+  std::vector<float> m(n * n);
+  uint32_t x = seed * 2654435761u + 1;
+  for (float &v : m) {
+    x = x * 1664525u + 1013904223u;
+    v = float(int((x >> 24) & 0xff) - 128) / 128.0f;
   }
-  reportGemmRate(state);
+  return m;
+}
+
+/// bf16 and f16 bit patterns of exactly representable floats.
+uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return uint16_t(bits >> 16);
+}
+uint16_t toF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exp = int32_t((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = (bits >> 13) & 0x3ff;
+  if ((bits & 0x7fffffff) == 0)
+    return uint16_t(sign);
+  return uint16_t(sign | (uint32_t(exp) << 10) | mant);
+}
+
+/// Largest |C - A x B| over a sample of rows, against a double reference.
+double gemmError(int64_t n, const std::vector<float> &a,
+                 const std::vector<float> &b, const std::vector<float> &c) {
+  double worst = 0;
+  for (int64_t i = 0; i < n; i += 61)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < n; ++k)
+        s += double(a[i * n + k]) * double(b[k * n + j]);
+      worst = std::max(worst, std::abs(s - double(c[i * n + j])));
+    }
+  return worst;
+}
+
+/// Times the axe GEMM kernel: state.range(0) = n, range(1) = vector bits
+/// (0: the host's), range(2) = OpenMP on; `inType` f32, f16 or bf16.
+void gemmAxe(benchmark::State &state, const char *inType) {
+  int64_t n = state.range(0);
+  AxeKernel k(gemmKernel(n, inType, state.range(1)),
+              cpuOptions(state.range(1), state.range(2) != 0));
+  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
+  std::vector<float> c(n * n, 0.f);
+  std::vector<uint16_t> a16(n * n), b16(n * n);
+  bool narrow = std::string(inType) != "f32";
+  auto conv = std::string(inType) == "bf16" ? toBF16 : toF16;
+  for (int64_t i = 0; narrow && i < n * n; ++i) {
+    a16[i] = conv(a[i]);
+    b16[i] = conv(b[i]);
+  }
+  void *pa = narrow ? (void *)a16.data() : (void *)a.data();
+  void *pb = narrow ? (void *)b16.data() : (void *)b.data();
+  for (auto _ : state)
+    k.run(n, {pa, pb, c.data()});
+  reportGemmRate(state, n);
+  double err = gemmError(n, a, b, c);
+  state.counters["max_err"] = err;
+  if (err > 1e-3 * n)
+    state.SkipWithError("the kernel's product is wrong");
+}
+
+void BM_GemmAxeF32(benchmark::State &state) { gemmAxe(state, "f32"); }
+void BM_GemmAxeF16(benchmark::State &state) { gemmAxe(state, "f16"); }
+void BM_GemmAxeBF16(benchmark::State &state) { gemmAxe(state, "bf16"); }
+
+/// OpenBLAS sgemm on the same problem, state.range(1) threads.
+void BM_OpenBLASSgemm(benchmark::State &state) {
+  int64_t n = state.range(0);
+  openblas_set_num_threads(int(state.range(1)));
+  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
+  std::vector<float> c(n * n, 0.f);
+  for (auto _ : state)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
+                int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
+                c.data(), int(n));
+  reportGemmRate(state, n);
+}
+
+/// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
+/// one per CTA. range(0) = n, range(1) = OpenMP on.
+void BM_CopyAxeKernel(benchmark::State &state) {
+  int64_t n = state.range(0);
+  std::string N = str(n), T = str(kTile),
+              mem = "memref<" + N + "x" + N + "xf32>";
+  std::string g = "!axe.buffer<" + T + "x" + T + "xf32, #axe.layout<S[(" + T +
+                  ", " + T + ") : (" + N + ", 1)]>, global>";
+  std::string grid = str(n / kTile);
+  std::string text = "module attributes {axe.target = #axe.target<\"cpu\">} {\n"
+                     "func.func @kernel(%A: " +
+                     mem + ", %B: " + mem +
+                     ") attributes {llvm.emit_c_interface} {\n"
+                     "  %ct = arith.constant " +
+                     T +
+                     " : index\n"
+                     "  axe.kernel grid [" +
+                     grid + ", " + grid +
+                     "] threads 32 {\n"
+                     "    %bx = axe.axis_id bx\n"
+                     "    %by = axe.axis_id by\n"
+                     "    %m0 = arith.muli %bx, %ct : index\n"
+                     "    %n0 = arith.muli %by, %ct : index\n"
+                     "    %a = axe.view %A[%m0, %n0] : " +
+                     mem + " -> " + g +
+                     "\n"
+                     "    %b = axe.view %B[%m0, %n0] : " +
+                     mem + " -> " + g +
+                     "\n"
+                     "    axe.copy %a to %b at cta : " +
+                     g + " to " + g +
+                     "\n"
+                     "  }\n"
+                     "  return\n"
+                     "}\n"
+                     "}\n";
+  AxeKernel k(text, cpuOptions(0, state.range(1) != 0));
+  std::vector<float> a(n * n, 1.0f), b(n * n);
+  for (auto _ : state)
+    k.run(n, {a.data(), b.data()});
+  state.SetBytesProcessed(state.iterations() * 2 * n * n * sizeof(float));
 }
 
 } // namespace
@@ -262,8 +480,38 @@ BENCHMARK(BM_TransposeGeneratedBlock)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeNaiveCxx)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_GemmGeneratedTiled)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_GemmGeneratedNaive)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_GemmNaiveCxx)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CopyAxeKernel)
+    ->ArgNames({"n", "openmp"})
+    ->Args({4096, 0})
+    ->Args({4096, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+// Single thread: the host's vector unit (0) and AVX2 sizing (256).
+BENCHMARK(BM_GemmAxeF32)
+    ->ArgNames({"n", "vbits", "openmp"})
+    ->Args({512, 0, 0})
+    ->Args({512, 256, 0})
+    ->Args({2048, 0, 0})
+    ->Args({2048, 256, 0})
+    ->Args({2048, 0, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GemmAxeF16)
+    ->ArgNames({"n", "vbits", "openmp"})
+    ->Args({512, 0, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_GemmAxeBF16)
+    ->ArgNames({"n", "vbits", "openmp"})
+    ->Args({512, 0, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_OpenBLASSgemm)
+    ->ArgNames({"n", "threads"})
+    ->Args({512, 1})
+    ->Args({2048, 1})
+    ->Args({2048, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -10,6 +10,8 @@
 #include "axe/Target/Target.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace axe;
 
@@ -189,6 +191,29 @@ TargetDescription makeSm100a() {
   return t;
 }
 
+CPUVectorUnit detectHostVectorUnit() {
+  CPUVectorUnit unit;
+  unit.cpuName = llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](llvm::StringRef f) { return features.lookup(f); };
+  // AVX-512F doubles both the width and the register file (zmm0-31).
+  if (has("avx512f")) {
+    unit.vectorBits = 512;
+    unit.vectorRegisters = 32;
+  } else if (has("avx")) {
+    unit.vectorBits = 256;
+    unit.vectorRegisters = 16;
+  } else if (has("sse2") || has("neon")) {
+    unit.vectorBits = 128;
+    unit.vectorRegisters = has("neon") ? 32 : 16;
+  } else {
+    unit.vectorBits = 128;
+    unit.vectorRegisters = 16;
+  }
+  unit.hasFMA = has("fma") || has("neon");
+  return unit;
+}
+
 TargetDescription makeCpu() {
   // The CPU runs GPU-style kernels: a CTA is one host thread and every thread
   // axis becomes a loop, so the thread hierarchy mirrors the GPUs' (same warp
@@ -210,6 +235,7 @@ TargetDescription makeCpu() {
   append(t.axes, kWarpgroupAxes);
   t.axes.push_back(kMemoryAxis);
   t.axes.push_back(kDeviceAxis);
+  t.vectorUnit = hostVectorUnit();
   t.memorySpaces = {
       {"global", 0, CapacityScope::Device, "host memory"},
       {"shared", 0, CapacityScope::CTA, "host memory standing in for shared"},
@@ -249,6 +275,37 @@ TargetDescription makeTrn1() {
   return t;
 }
 } // namespace
+
+llvm::StringRef axe::CPUVectorUnit::isaName() const {
+  if (vectorBits >= 512)
+    return "avx512";
+  if (vectorBits >= 256)
+    return hasFMA ? "avx2" : "avx";
+  return "sse";
+}
+
+const CPUVectorUnit &axe::hostVectorUnit() {
+  static const CPUVectorUnit unit = detectHostVectorUnit();
+  return unit;
+}
+
+Result<CPUVectorUnit> axe::cpuVectorUnit(int64_t vectorBits) {
+  CPUVectorUnit unit = hostVectorUnit();
+  if (vectorBits == 0 || vectorBits == unit.vectorBits)
+    return unit;
+  if (vectorBits != 128 && vectorBits != 256 && vectorBits != 512)
+    return fail("vector width " + std::to_string(vectorBits) +
+                " bits: expected 0 (the host's), 128, 256 or 512");
+  if (vectorBits > unit.vectorBits)
+    return fail("vector width " + std::to_string(vectorBits) +
+                " bits: this host (" + unit.cpuName + ") has " +
+                std::to_string(unit.vectorBits));
+  unit.vectorBits = vectorBits;
+  // Sized as a host of that width alone would be (AVX2: 16 ymm), so code
+  // tuned here is the code such a host gets.
+  unit.vectorRegisters = std::min<int64_t>(unit.vectorRegisters, 16);
+  return unit;
+}
 
 llvm::ArrayRef<TargetDescription> axe::allTargets() {
   static const llvm::SmallVector<TargetDescription, 5> targets = {

@@ -371,20 +371,110 @@ TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
       for (int64_t a : C.addresses(i * N + j))
         want[a] = s;
     }
-  for (bool packed : {true, false}) {
+  // The naive loop nest, then the packed gemm sized for SSE, AVX2 and
+  // AVX-512 register files (the blocking differs, the answer must not).
+  struct Unit {
+    int64_t lanes, registers;
+  };
+  for (Unit unit : {Unit{0, 0}, Unit{4, 16}, Unit{8, 16}, Unit{16, 32}}) {
+    bool packed = unit.lanes > 0;
+    CPUCodegenOptions opts;
+    opts.vectorLanes32 = unit.lanes;
+    opts.vectorRegisters = unit.registers;
     Kernel k(3);
     OpBuilder b = k.builder();
     CPUBuffer a = k.buffer(0, A), bb = k.buffer(1, B), c = k.buffer(2, C);
     Result<bool> r =
-        packed ? emitGemmPacked(b, k.loc, a, ta, bb, tb, c, accumulate)
+        packed ? emitGemmPacked(b, k.loc, a, ta, bb, tb, c, accumulate, opts)
                : emitGemmNaive(b, k.loc, a, ta, bb, tb, c, accumulate);
     ASSERT_TRUE(bool(r)) << r.message();
     HostBuffer out = C;
     ASSERT_TRUE(k.run({&A, &B, &out}));
     EXPECT_EQ(mismatches(out, want), 0)
-        << (packed ? "packed " : "naive ") << describe(A) << " x "
-        << describe(B) << " -> " << describe(C);
+        << (packed ? "packed, lanes " + std::to_string(unit.lanes) : "naive")
+        << ": " << describe(A) << " x " << describe(B) << " -> " << describe(C);
   }
+}
+
+TEST(CPUGemm, BlockingFollowsTheVectorUnit) {
+  CPUCodegenOptions avx2, avx512;
+  avx2.vectorLanes32 = 8;
+  avx2.vectorRegisters = 16;
+  avx512.vectorLanes32 = 16;
+  avx512.vectorRegisters = 32;
+  // 2 x 8 accumulators + 2 B vectors + 1 broadcast fit 16 ymm registers
+  // only with 4 rows (6 would fit but does not divide 128).
+  GemmBlocking g2 = chooseGemmBlocking(128, 128, 128, avx2);
+  EXPECT_EQ(g2.lanes, 8);
+  EXPECT_EQ(g2.nr(), 16);
+  EXPECT_EQ(g2.mr, 4);
+  GemmBlocking g5 = chooseGemmBlocking(128, 128, 128, avx512);
+  EXPECT_EQ(g5.nr(), 32);
+  EXPECT_EQ(g5.mr, 8);
+  EXPECT_EQ(g5.kc, 128);
+  // 96 rows: 12 divides it and fits 32 zmm registers (24 + 2 + 1).
+  EXPECT_EQ(chooseGemmBlocking(96, 64, 64, avx512).mr, 12);
+  // A deep K is cut into blocks whose B micro-panel stays in L1.
+  GemmBlocking deep = chooseGemmBlocking(128, 128, 1024, avx512);
+  EXPECT_LT(deep.kc, 1024);
+  EXPECT_EQ(1024 % deep.kc, 0);
+  EXPECT_LE(deep.kc * deep.nr() * 4, 32 * 1024);
+}
+
+int64_t countOps(Operation *root, StringRef name) {
+  int64_t n = 0;
+  root->walk([&](Operation *op) { n += op->getName().getStringRef() == name; });
+  return n;
+}
+
+// Operands already laid out as the gemm's panels (what a kernel's shared
+// tiles can be) are read in place: no scratch, no packing copy.
+TEST(CPUGemm, PanelLayoutsAreReadInPlace) {
+  CPUCodegenOptions opts;
+  opts.vectorLanes32 = 8;
+  opts.vectorRegisters = 16;
+  const int64_t M = 32, N = 32, K = 24;
+  GemmBlocking g = chooseGemmBlocking(M, N, K, opts);
+  auto text = [](std::initializer_list<int64_t> e,
+                 std::initializer_list<int64_t> s) {
+    std::string t = "S[(";
+    for (int64_t v : e)
+      t += std::to_string(v) + ", ";
+    t.resize(t.size() - 2);
+    t += ") : (";
+    for (int64_t v : s)
+      t += std::to_string(v) + ", ";
+    t.resize(t.size() - 2);
+    return t + ")]";
+  };
+  int64_t mr = g.mr, nr = g.nr();
+  std::string aText = text({M / mr, mr, K}, {mr * K, 1, mr});
+  std::string bText = text({K, N / nr, nr}, {nr, K * nr, 1});
+  HostBuffer A = HostBuffer::make(*parseLayout(aText), {M, K});
+  HostBuffer B = HostBuffer::make(*parseLayout(bText), {K, N});
+  HostBuffer C = HostBuffer::make(*parseLayout(text({M, N}, {N, 1})), {M, N});
+  A.fill([](int64_t f) { return float(f % 7) - 3; });
+  B.fill([](int64_t f) { return float(f % 5) - 2; });
+  C.fill([](int64_t f) { return float(f % 3); });
+  std::vector<float> want = C.data;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      float s = C.get(i * N + j);
+      for (int64_t k = 0; k < K; ++k)
+        s += A.get(i * K + k) * B.get(k * N + j);
+      want[C.addresses(i * N + j).front()] = s;
+    }
+  Kernel k(3);
+  OpBuilder b = k.builder();
+  CPUBuffer a = k.buffer(0, A), bb = k.buffer(1, B), c = k.buffer(2, C);
+  Result<bool> r = emitGemmPacked(b, k.loc, a, false, bb, false, c, true, opts);
+  ASSERT_TRUE(bool(r)) << r.message();
+  EXPECT_EQ(countOps(k.module.get(), "memref.alloca") +
+                countOps(k.module.get(), "memref.alloc"),
+            0);
+  HostBuffer out = C;
+  ASSERT_TRUE(k.run({&A, &B, &out}));
+  EXPECT_EQ(mismatches(out, want), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomGemm, ::testing::Range(1, 17));

@@ -27,4 +27,18 @@ def ConvertAxeToCPU : Pass<"convert-axe-to-cpu", "mlir::ModuleOp"> {
   ];
 }
 
+def AxeLowerAllocaScopes : Pass<"axe-lower-alloca-scopes"> {
+  let summary = "Lower memref.alloca_scope to stack save and restore";
+  let description = [{
+    A CTA's buffers are stack allocations inside a `memref.alloca_scope`
+    that frees them when the CTA ends; `convert-scf-to-openmp` wraps each
+    worksharing loop body in one too. The scope's region must stay one
+    block, so it cannot survive `convert-scf-to-cf` when loops are nested in
+    it. This pass inlines each scope that is still one block between
+    `llvm.intr.stacksave` and `llvm.intr.stackrestore`: allocations in it
+    are released at its end even when it runs in a loop.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // AXE_CONVERSION_PASSES_TD

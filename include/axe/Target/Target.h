@@ -87,6 +87,33 @@ struct TargetMemorySpace {
   }
 };
 
+/// The SIMD unit of a CPU, as the code generator sizes vectors and register
+/// blocks from it.
+struct CPUVectorUnit {
+  /// Width of the widest vector register the code should use.
+  int64_t vectorBits = 256;
+  /// Architectural vector registers of that width.
+  int64_t vectorRegisters = 16;
+  /// Fused multiply-add.
+  bool hasFMA = true;
+  /// LLVM's name for the CPU ("znver5", "skylake-avx512", ...), for reports.
+  std::string cpuName;
+
+  /// Lanes of a vector of 32-bit elements.
+  int64_t lanes32() const { return vectorBits / 32; }
+  /// "avx512", "avx2", "sse": the widest x86 vector extension in use.
+  llvm::StringRef isaName() const;
+};
+
+/// The vector unit of the machine this process runs on, read once from the
+/// host's CPU features (cpuid on x86).
+const CPUVectorUnit &hostVectorUnit();
+
+/// The vector unit of width `vectorBits` on this host: the host's, narrowed
+/// (512 -> 256 drops AVX-512's extra registers). 0 means the host's width;
+/// a width the host lacks is an error.
+Result<CPUVectorUnit> cpuVectorUnit(int64_t vectorBits);
+
 class TargetDescription {
 public:
   llvm::StringLiteral name;
@@ -103,6 +130,8 @@ public:
   int64_t maxClusterSize;
   llvm::SmallVector<TargetAxis, 16> axes;
   llvm::SmallVector<TargetMemorySpace, 4> memorySpaces;
+  /// The SIMD unit (CPU targets: the host's); nullopt elsewhere.
+  std::optional<CPUVectorUnit> vectorUnit;
 
   const TargetAxis *findAxis(llvm::StringRef axis) const;
   bool hasAxis(llvm::StringRef axis) const { return findAxis(axis); }

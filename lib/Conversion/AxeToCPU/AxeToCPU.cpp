@@ -97,9 +97,16 @@ LogicalResult lowerKernel(KernelOp kernel) {
     b.setInsertionPoint(yield);
     lowerBody(b, {});
   } else {
-    scf::ParallelOp::create(
-        b, loc, lbs, ubs, steps,
-        [&](OpBuilder &nb, Location, ValueRange ivs) { lowerBody(nb, ivs); });
+    // Each CTA's buffers live on the stack of the thread running it, freed
+    // by the alloca scope when the CTA ends.
+    auto grid = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
+    b.setInsertionPointToStart(grid.getBody());
+    auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange());
+    Block *blk = b.createBlock(&scope.getBodyRegion());
+    b.setInsertionPointToEnd(blk);
+    auto ret = memref::AllocaScopeReturnOp::create(b, loc);
+    b.setInsertionPoint(ret);
+    lowerBody(b, grid.getInductionVars());
   }
   kernel->erase();
   return result;
@@ -111,17 +118,11 @@ LogicalResult lowerAlloc(AllocOp alloc, const Result<StoragePlan> &plan) {
     return alloc.emitError() << plan.message();
   OpBuilder b(alloc);
   Location loc = alloc.getLoc();
-  auto memTy = MemRefType::get({plan->size()}, type.getElementType());
-  Value mem = memref::AllocOp::create(b, loc, memTy, b.getI64IntegerAttr(64));
+  // Hoisted to the start of the CTA: the contents of a buffer are undefined
+  // when it is allocated, so one allocation serves every loop iteration.
+  Value mem = allocScratch(b, loc, type.getElementType(), plan->size());
   Value flat = memref::CastOp::create(
       b, loc, getCPUMemRefType(type.getElementType()), mem);
-  // The buffer lives until the end of its region.
-  Operation *term =
-      alloc->getBlock()->empty() ? nullptr : &alloc->getBlock()->back();
-  if (term && term->hasTrait<OpTrait::IsTerminator>()) {
-    b.setInsertionPoint(term);
-    memref::DeallocOp::create(b, loc, mem);
-  }
   resolveCasts(alloc.getResult(), flat);
   return success();
 }
@@ -412,20 +413,42 @@ void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
   registerCPUSchedules();
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
+  dispatch.vectorBits = options.vectorBits;
   pm.addPass(createAxeDispatch(dispatch));
   pm.addPass(createConvertAxeToCPU());
   if (!options.stopBeforeLLVM)
-    addCPUToLLVMPasses(pm);
+    addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
 }
+
+namespace {
+struct AxeToCPUPipelineOptions
+    : public PassPipelineOptions<AxeToCPUPipelineOptions> {
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector width in bits (128, 256, 512); 0: the host's"),
+      llvm::cl::init(0)};
+  Option<bool> openmp{
+      *this, "openmp",
+      llvm::cl::desc("Run the grid's CTAs on all cores through OpenMP (link "
+                     "or load libomp)"),
+      llvm::cl::init(false)};
+};
+} // namespace
 
 void registerAxeToCPU() {
   registerCPUSchedules();
   registerConvertAxeToCPU();
-  static PassPipelineRegistration<> pipeline(
+  registerAxeLowerAllocaScopes();
+  static PassPipelineRegistration<AxeToCPUPipelineOptions> pipeline(
       "axe-to-cpu",
       "Dispatch every collective operator with the CPU schedules, lower "
       "kernels and buffers to loops and memrefs, then to the llvm dialect",
-      [](OpPassManager &pm) { buildAxeToCPUPipeline(pm); });
+      [](OpPassManager &pm, const AxeToCPUPipelineOptions &o) {
+        AxeToCPUOptions options;
+        options.vectorBits = o.vectorBits;
+        options.openmp = o.openmp;
+        buildAxeToCPUPipeline(pm, options);
+      });
 }
 
 } // namespace axe

@@ -389,18 +389,50 @@ static vector::CombiningKind combiningKind(Combiner kind, bool isFloat) {
   llvm_unreachable("reduce kind");
 }
 
+namespace {
+/// Stack bytes one CTA (or function) body may take for its buffers; larger
+/// ones go to the heap. OpenMP worker threads get 4 MiB stacks by default.
+constexpr int64_t kStackBudgetBytes = 1 << 20;
+
+int64_t elementBytes(Type t) {
+  return t.isIntOrFloat() ? std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8)
+                          : 8;
+}
+
+int64_t allocaBytes(Region &region) {
+  int64_t bytes = 0;
+  for (Operation &op : region.front())
+    if (auto a = dyn_cast<memref::AllocaOp>(op))
+      if (a.getType().hasStaticShape())
+        bytes += a.getType().getNumElements() *
+                 elementBytes(a.getType().getElementType());
+  return bytes;
+}
+} // namespace
+
 Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
-  // The scope is the body of the nearest scf.parallel (one CTA when the grid
-  // runs in parallel) or of the function.
+  // The scope is the body of the nearest allocation scope: a CTA (the
+  // kernel, before convert-axe-to-cpu; its alloca scope after), a grid
+  // iteration, or the function.
   Block *block = b.getInsertionBlock();
   Operation *scopeOp = block->getParentOp();
-  while (scopeOp && !isa<scf::ParallelOp>(scopeOp) &&
-         !isa<FunctionOpInterface>(scopeOp)) {
+  while (scopeOp && !isa<memref::AllocaScopeOp>(scopeOp) &&
+         !scopeOp->hasTrait<OpTrait::AutomaticAllocationScope>()) {
     block = scopeOp->getBlock();
     scopeOp = scopeOp->getParentOp();
   }
   Region *region = block->getParent();
   auto type = MemRefType::get({size}, elementType);
+  int64_t bytes = size * elementBytes(elementType);
+  // On the stack within a budget: memory that stays mapped, where malloc
+  // and free per CTA would hand pages back to the kernel and fault them in
+  // again for every CTA. Each thread running CTAs has its own.
+  if (scopeOp && region->hasOneBlock() &&
+      allocaBytes(*region) + bytes <= kStackBudgetBytes) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&region->front());
+    return memref::AllocaOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  }
   Value mem;
   Operation *insertedBefore = nullptr;
   {
@@ -408,11 +440,19 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
     b.setInsertionPointToStart(&region->front());
     mem = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
     for (Block &blk : *region) {
-      Operation *term = blk.getTerminator();
-      if (!term ||
-          !(term->hasTrait<OpTrait::ReturnLike>() || isa<scf::ReduceOp>(term)))
+      // Freed where the scope ends: before each return, or at the end of a
+      // body without terminator (a kernel's).
+      Operation *term = blk.empty() ? nullptr : &blk.back();
+      if (term && term->hasTrait<OpTrait::IsTerminator>()) {
+        if (!(term->hasTrait<OpTrait::ReturnLike>() ||
+              isa<scf::ReduceOp>(term)))
+          continue;
+        b.setInsertionPoint(term);
+      } else if (region->hasOneBlock()) {
+        b.setInsertionPointToEnd(&blk);
+      } else {
         continue;
-      b.setInsertionPoint(term);
+      }
       Operation *dealloc = memref::DeallocOp::create(b, loc, mem);
       if (!insertedBefore && b.getInsertionBlock() == &blk)
         insertedBefore = dealloc;
@@ -449,6 +489,33 @@ std::string describeCopyPlan(const CPUBuffer &src, const CPUBuffer &dst,
   }
   return "scalar";
 }
+
+namespace {
+/// The columns of the w x w matrix whose rows are `rows` (w a power of two):
+/// log2(w) rounds of zipping row k with row k + w/2. Each zip is a
+/// two-input shuffle that x86 does in one or two instructions (vpermt2ps,
+/// unpck), where one shuffle of the whole w*w matrix becomes a long chain
+/// once w is 16.
+SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> rows) {
+  int64_t w = rows.size(), h = w / 2;
+  SmallVector<int64_t> lo, hi;
+  for (int64_t i = 0; i < h; ++i) {
+    lo.append({i, w + i});
+    hi.append({h + i, w + h + i});
+  }
+  SmallVector<Value> r(rows.begin(), rows.end());
+  for (int64_t round = 1; round < w; round *= 2) {
+    SmallVector<Value> next(w);
+    for (int64_t k = 0; k < h; ++k) {
+      next[2 * k] = vector::ShuffleOp::create(b, loc, r[k], r[k + h], lo);
+      next[2 * k + 1] = vector::ShuffleOp::create(b, loc, r[k], r[k + h], hi);
+    }
+    r = std::move(next);
+  }
+  return r;
+}
+} // namespace
 
 Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                       const CPUBuffer &dst, const CPUCodegenOptions &opts) {
@@ -543,27 +610,23 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     order.push_back(indexOf(BTile));
     unsigned aIn = indexOf(ALane), bIn = indexOf(BLane);
     ivs.assign(total, Value());
-    auto matType = VectorType::get({w, w}, dst.elementType);
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
-      Value mat = arith::ConstantOp::create(
-          nb, loc, matType, cast<TypedAttr>(nb.getZeroAttr(matType)));
+      SmallVector<Value> rows;
       for (int64_t jb = 0; jb < w; ++jb) {
         ivs[aIn] = Value();
         ivs[bIn] = indexConstant(nb, loc, jb);
         Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
-        Value row =
-            castElements(nb, loc, load(nb, loc, src, addr, w), dst.elementType);
-        mat = vector::InsertOp::create(nb, loc, row, mat, jb);
+        rows.push_back(castElements(nb, loc, load(nb, loc, src, addr, w),
+                                    dst.elementType));
       }
-      Value t =
-          vector::TransposeOp::create(nb, loc, mat, ArrayRef<int64_t>{1, 0});
+      SmallVector<Value> cols = transposeRows(nb, loc, rows);
       for (int64_t ia = 0; ia < w; ++ia) {
-        Value col = vector::ExtractOp::create(nb, loc, t, ia);
         ivs[bIn] = Value();
         ivs[aIn] = indexConstant(nb, loc, ia);
-        forEachAddress(
-            nb, loc, space, 1, *da, ivs,
-            [&](OpBuilder &sb, Value addr) { store(sb, loc, dst, col, addr); });
+        forEachAddress(nb, loc, space, 1, *da, ivs,
+                       [&](OpBuilder &sb, Value addr) {
+                         store(sb, loc, dst, cols[ia], addr);
+                       });
       }
     });
     return true;
@@ -624,11 +687,6 @@ Result<bool> emitFill(OpBuilder &b, Location loc, const CPUBuffer &dst,
 // Gemm
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct GemmShape {
-  int64_t m, n, k;
-};
-
 Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
                             const CPUBuffer &bb, bool transB,
                             const CPUBuffer &c) {
@@ -644,7 +702,6 @@ Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
                 " do not agree");
   return GemmShape{m, n, k};
 }
-} // namespace
 
 Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
                            bool transA, const CPUBuffer &bb, bool transB,
@@ -695,148 +752,6 @@ Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
       store(sb, loc, c, sum, addr);
     });
   });
-  return true;
-}
-
-Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
-                            bool transA, const CPUBuffer &bb, bool transB,
-                            const CPUBuffer &c, bool accumulate,
-                            const CPUCodegenOptions &opts) {
-  auto shape = gemmShape(a, transA, bb, transB, c);
-  if (!shape)
-    return shape.takeFailure();
-  int64_t M = shape->m, N = shape->n, K = shape->k;
-  Type f32 = b.getF32Type();
-  if (!isa<FloatType>(c.elementType))
-    return fail("the packed gemm accumulates in f32; C must be a float");
-
-  // Packed panels are tiles with layouts of their own, filled by layout
-  // copies: Ap holds A column-major (a column of MR rows is contiguous), Bp
-  // and Cp row-major (a row of NR columns is contiguous).
-  auto panel = [&](Shape shape, const char *text,
-                   int64_t size) -> Result<CPUBuffer> {
-    Result<TileLayout> t = parseTileLayout(text);
-    if (!t)
-      return t.takeFailure();
-    CPUBuffer buf;
-    buf.layout = Layout(*t);
-    buf.shape = shape;
-    buf.elementType = f32;
-    buf.memory = allocScratch(b, loc, f32, size);
-    buf.storage = StoragePlan::linear(size);
-    return buf;
-  };
-  auto str = [](int64_t v) { return std::to_string(v); };
-  std::string aText =
-      transA ? "S[(" + str(K) + "," + str(M) + "):(" + str(M) + ",1)]"
-             : "S[(" + str(M) + "," + str(K) + "):(1," + str(M) + ")]";
-  std::string bText =
-      transB ? "S[(" + str(N) + "," + str(K) + "):(1," + str(N) + ")]"
-             : "S[(" + str(K) + "," + str(N) + "):(" + str(N) + ",1)]";
-  std::string cText = "S[(" + str(M) + "," + str(N) + "):(" + str(N) + ",1)]";
-  auto ap = panel(a.shape, aText.c_str(), M * K);
-  auto bp = panel(bb.shape, bText.c_str(), K * N);
-  auto cp = panel(c.shape, cText.c_str(), M * N);
-  if (!ap || !bp || !cp)
-    return fail(!ap ? ap.message() : !bp ? bp.message() : cp.message());
-  if (auto r = emitCopy(b, loc, a, *ap, opts); !r)
-    return r.takeFailure();
-  if (auto r = emitCopy(b, loc, bb, *bp, opts); !r)
-    return r.takeFailure();
-  if (accumulate)
-    if (auto r = emitCopy(b, loc, c, *cp, opts); !r)
-      return r.takeFailure();
-
-  // Register blocking: MR rows x NV vectors of W columns of C stay in
-  // registers across the whole K loop.
-  int64_t w = 1;
-  for (int64_t cand = std::max<int64_t>(1, opts.vectorLanes32); cand >= 1;
-       cand /= 2)
-    if (N % cand == 0) {
-      w = cand;
-      break;
-    }
-  int64_t nv = (N / w) % 2 == 0 ? 2 : 1;
-  int64_t mr = M % 4 == 0 ? 4 : M % 2 == 0 ? 2 : 1;
-  auto vt = VectorType::get({w}, f32);
-
-  // Addresses of the panels come from their layouts, like any other tile.
-  auto aEm = LayoutEmitter::get(ap->layout, ap->shape);
-  auto bEm = LayoutEmitter::get(bp->layout, bp->shape);
-  auto cEm = LayoutEmitter::get(cp->layout, cp->shape);
-  if (!aEm || !bEm || !cEm)
-    return fail("packed panel layouts do not group");
-  auto addrOf = [&](OpBuilder &nb, const LayoutEmitter &em,
-                    const CPUBuffer &buf, Value row, Value col) {
-    SmallVector<Value, 2> idx{row, col};
-    CoordValue cv = em.emitUnswizzled(nb, loc, idx);
-    return buf.storage.emitAddress(nb, loc, cv);
-  };
-  auto aAddr = [&](OpBuilder &nb, Value i, Value k) {
-    return transA ? addrOf(nb, *aEm, *ap, k, i) : addrOf(nb, *aEm, *ap, i, k);
-  };
-  auto bAddr = [&](OpBuilder &nb, Value k, Value j) {
-    return transB ? addrOf(nb, *bEm, *bp, j, k) : addrOf(nb, *bEm, *bp, k, j);
-  };
-
-  Value c0 = indexConstant(b, loc, 0);
-  auto iLoop = scf::ForOp::create(b, loc, c0, indexConstant(b, loc, M),
-                                  indexConstant(b, loc, mr));
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(iLoop.getBody());
-    Value i0 = iLoop.getInductionVar();
-    auto jLoop = scf::ForOp::create(b, loc, c0, indexConstant(b, loc, N),
-                                    indexConstant(b, loc, nv * w));
-    b.setInsertionPointToStart(jLoop.getBody());
-    Value j0 = jLoop.getInductionVar();
-    auto rowOf = [&](OpBuilder &nb, int64_t r) {
-      return addIndex(nb, loc, i0, indexConstant(nb, loc, r));
-    };
-    auto colOf = [&](OpBuilder &nb, int64_t v) {
-      return addIndex(nb, loc, j0, indexConstant(nb, loc, v * w));
-    };
-    SmallVector<Value> init;
-    for (int64_t r = 0; r < mr; ++r)
-      for (int64_t v = 0; v < nv; ++v)
-        init.push_back(
-            accumulate
-                ? Value(vector::LoadOp::create(
-                      b, loc, vt, cp->memory,
-                      ValueRange{
-                          addrOf(b, *cEm, *cp, rowOf(b, r), colOf(b, v))}))
-                : splat(b, loc, reductionIdentity(b, loc, Combiner::Sum, f32),
-                        w));
-    auto kLoop = scf::ForOp::create(
-        b, loc, c0, indexConstant(b, loc, K), indexConstant(b, loc, 1), init,
-        [&](OpBuilder &kb, Location, Value k, ValueRange accs) {
-          SmallVector<Value> bv;
-          for (int64_t v = 0; v < nv; ++v)
-            bv.push_back(
-                vector::LoadOp::create(kb, loc, vt, bp->memory,
-                                       ValueRange{bAddr(kb, k, colOf(kb, v))}));
-          SmallVector<Value> next;
-          for (int64_t r = 0; r < mr; ++r) {
-            Value s = memref::LoadOp::create(
-                kb, loc, ap->memory, ValueRange{aAddr(kb, rowOf(kb, r), k)});
-            Value sv = splat(kb, loc, s, w);
-            if (w == 1)
-              sv = vector::BroadcastOp::create(kb, loc, vt, s);
-            for (int64_t v = 0; v < nv; ++v)
-              next.push_back(
-                  vector::FMAOp::create(kb, loc, sv, bv[v], accs[r * nv + v]));
-          }
-          scf::YieldOp::create(kb, loc, next);
-        });
-    for (int64_t r = 0; r < mr; ++r)
-      for (int64_t v = 0; v < nv; ++v)
-        vector::StoreOp::create(
-            b, loc, kLoop.getResult(r * nv + v), cp->memory,
-            ValueRange{addrOf(b, *cEm, *cp, rowOf(b, r), colOf(b, v))});
-  }
-  b.setInsertionPointAfter(iLoop);
-  if (auto r = emitCopy(b, loc, *cp, c, opts); !r)
-    return r.takeFailure();
   return true;
 }
 

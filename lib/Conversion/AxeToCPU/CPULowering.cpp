@@ -1,6 +1,7 @@
 //===- CPULowering.cpp - Upstream conversions from loops to llvm ----------===//
 
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -16,17 +17,62 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+
+namespace axe {
+#define GEN_PASS_DEF_AXELOWERALLOCASCOPES
+#include "axe/Conversion/Passes.h.inc"
+} // namespace axe
 
 using namespace mlir;
 
 namespace axe {
 
-void addCPUToLLVMPasses(OpPassManager &pm) {
+namespace {
+struct AxeLowerAllocaScopesPass
+    : public impl::AxeLowerAllocaScopesBase<AxeLowerAllocaScopesPass> {
+  void runOnOperation() override {
+    SmallVector<memref::AllocaScopeOp> scopes;
+    getOperation()->walk(
+        [&](memref::AllocaScopeOp scope) { scopes.push_back(scope); });
+    // Inner scopes first (post-order walk), so each inlined body is final.
+    for (memref::AllocaScopeOp scope : scopes) {
+      Region &body = scope.getBodyRegion();
+      if (!body.hasOneBlock())
+        continue;
+      OpBuilder b(scope);
+      Location loc = scope.getLoc();
+      auto ptr = LLVM::LLVMPointerType::get(&getContext());
+      Value sp = LLVM::StackSaveOp::create(b, loc, ptr);
+      Block &blk = body.front();
+      Operation *ret = blk.getTerminator();
+      SmallVector<Value> results(ret->getOperands());
+      scope->getBlock()->getOperations().splice(
+          Block::iterator(scope), blk.getOperations(), blk.begin(),
+          Block::iterator(ret));
+      LLVM::StackRestoreOp::create(b, loc, sp);
+      scope->replaceAllUsesWith(results);
+      scope->erase();
+    }
+  }
+};
+} // namespace
+
+void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
+  // Before the canonicalizer, which would inline a CTA's scope into the
+  // grid loop and leave its allocations to pile up over the CTAs.
+  pm.addPass(createAxeLowerAllocaScopes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.openmp) {
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createAxeLowerAllocaScopes());
+  }
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -43,8 +89,12 @@ void addCPUToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
+
+llvm::StringRef openmpRuntimePath() { return AXE_OPENMP_RUNTIME; }
 
 void registerCPUCodegenDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
@@ -53,7 +103,8 @@ void registerCPUCodegenDialects(DialectRegistry &registry) {
 }
 
 std::unique_ptr<ExecutionEngine>
-lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered) {
+lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered,
+            const CPUToLLVMOptions &cpuOptions) {
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -63,7 +114,7 @@ lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered) {
   MLIRContext *ctx = module.getContext();
   if (!alreadyLowered) {
     PassManager pm(ctx);
-    addCPUToLLVMPasses(pm);
+    addCPUToLLVMPasses(pm, cpuOptions);
     if (failed(pm.run(module))) {
       error = "lowering to the llvm dialect failed";
       return nullptr;
@@ -72,17 +123,33 @@ lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered) {
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   ctx->appendDialectRegistry(registry);
 
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  // AXE_JIT_OBJECT_DUMP=FILE writes the machine code, to read what the
+  // schedules became (objdump -d FILE).
+  const char *dumpPath = std::getenv("AXE_JIT_OBJECT_DUMP");
+  options.enableObjectDump = dumpPath != nullptr;
+  llvm::StringRef runtime[] = {openmpRuntimePath()};
+  if (cpuOptions.openmp) {
+    if (runtime[0].empty()) {
+      error = "OpenMP code needs libomp, which was not found when axe-mlir "
+              "was configured (install libomp-22-dev)";
+      return nullptr;
+    }
+    options.sharedLibPaths = runtime;
+  }
   auto engine = ExecutionEngine::create(module, options);
   if (!engine) {
     error = llvm::toString(engine.takeError());
     return nullptr;
   }
+  if (dumpPath)
+    (*engine)->dumpToObjectFile(dumpPath);
   return std::move(*engine);
 }
 

@@ -224,6 +224,7 @@ Schedule::RewriteFn perInstance(CPUBody body) {
 CPUCodegenOptions optionsFor(const ScheduleContext &ctx, bool vectorize) {
   CPUCodegenOptions o;
   o.vectorLanes32 = vectorize ? ctx.vectorLanes32 : 1;
+  o.vectorRegisters = ctx.vectorRegisters;
   o.transposeVectors = vectorize;
   return o;
 }

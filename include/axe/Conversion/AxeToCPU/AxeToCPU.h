@@ -137,6 +137,12 @@ void registerCPUSchedules();
 struct AxeToCPUOptions {
   /// Stop after dispatch and the structural conversion (no llvm).
   bool stopBeforeLLVM = false;
+  /// Vector width the schedules use, in bits; 0: the host's widest.
+  int64_t vectorBits = 0;
+  /// Run the grid's CTAs on every core through OpenMP (the program then
+  /// needs libomp: -shared-libs=.../libomp.so for mlir-runner). Off, a
+  /// kernel runs its CTAs one after another on the calling thread.
+  bool openmp = false;
 };
 
 /// axe-dispatch{target=cpu}, convert-axe-to-cpu, then the upstream

@@ -40,6 +40,8 @@ struct CPUCodegenOptions {
   /// Vector lanes for 32-bit elements (scaled for other widths); 1 disables
   /// vectorization.
   int64_t vectorLanes32 = 8;
+  /// Vector registers of that width (sizes the gemm's register block).
+  int64_t vectorRegisters = 16;
   /// Enables the in-register transpose when the two sides of a copy are
   /// contiguous along different loops.
   bool transposeVectors = true;
@@ -68,13 +70,33 @@ Result<bool> emitFill(mlir::OpBuilder &b, mlir::Location loc,
                       const CPUBuffer &dst, mlir::Value value,
                       const CPUCodegenOptions &opts = {});
 
+/// M, N, K of C (MxN) = A (MxK) x B (KxN), after the transposes.
+struct GemmShape {
+  int64_t m, n, k;
+};
+/// The shape, or why the operands do not form a gemm.
+Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
+                            const CPUBuffer &bb, bool transB,
+                            const CPUBuffer &c);
+
+/// How the packed gemm blocks an M x N x K problem: an `mr` x (`vectors` x
+/// `lanes`) block of C in registers, over K blocks of `kc`.
+struct GemmBlocking {
+  int64_t lanes = 1, vectors = 1, mr = 1, kc = 1;
+  int64_t nr() const { return vectors * lanes; }
+};
+GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
+                                const CPUCodegenOptions &opts);
+
 /// C (+)= A x B by a scalar loop nest straight on the layouts.
 Result<bool> emitGemmNaive(mlir::OpBuilder &b, mlir::Location loc,
                            const CPUBuffer &a, bool transA, const CPUBuffer &bb,
                            bool transB, const CPUBuffer &c, bool accumulate);
 
-/// C (+)= A x B: packs A and B (through layout copies) into f32 panels,
-/// runs a register-blocked vector micro-kernel, and unpacks C.
+/// C (+)= A x B: A and B in f32 micro-panels (read in place when their
+/// layouts already are the panels', else packed by layout copies), a
+/// register-blocked vector micro-kernel sized by `opts`, C in place when it
+/// is row-major f32 (else through a row-major copy).
 Result<bool> emitGemmPacked(mlir::OpBuilder &b, mlir::Location loc,
                             const CPUBuffer &a, bool transA,
                             const CPUBuffer &bb, bool transB,
@@ -111,9 +133,11 @@ mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, Combiner kind,
                     mlir::Value x, mlir::Value y);
 
-/// Scratch memory of `size` elements for the duration of the enclosing CTA
-/// body (the nearest scf.parallel / function body): allocated at its start
-/// and freed at its end, so no loop allocates.
+/// Scratch memory of `size` elements for the duration of the enclosing
+/// allocation scope (a CTA: the kernel body or its alloca scope; else the
+/// function): allocated at its start, so no loop allocates, on the stack
+/// while the scope's stack allocations stay within 1 MiB, else on the heap
+/// and freed at its end. CTAs running in parallel each get their own.
 mlir::Value allocScratch(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Type elementType, int64_t size);
 

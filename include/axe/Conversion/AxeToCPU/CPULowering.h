@@ -21,9 +21,21 @@ class DialectRegistry;
 
 namespace axe {
 
+struct CPUToLLVMOptions {
+  /// scf.parallel loops (the grid) become OpenMP worksharing loops; the
+  /// program then calls libomp.
+  bool openmp = false;
+};
+
 /// Appends cleanup (canonicalize, cse) and the upstream conversions of scf,
-/// memref, vector, math, arith, index, func and cf to the llvm dialect.
-void addCPUToLLVMPasses(mlir::OpPassManager &pm);
+/// memref, vector, math, arith, index, func and cf (and omp) to the llvm
+/// dialect.
+void addCPUToLLVMPasses(mlir::OpPassManager &pm,
+                        const CPUToLLVMOptions &options = {});
+
+/// The libomp that OpenMP code loads (found at configure time); empty when
+/// none was found.
+llvm::StringRef openmpRuntimePath();
 
 /// Dialects that code emitted by the CPU schedules uses (to load in a
 /// context before building IR, or to declare as dependent dialects).
@@ -32,10 +44,11 @@ void registerCPUCodegenDialects(mlir::DialectRegistry &registry);
 /// Lowers `module` (already in upstream dialects) to llvm and JIT-compiles
 /// it at -O3 for the host. Functions meant to be called from C++ need the
 /// `llvm.emit_c_interface` attribute. Returns null and sets `error` on
-/// failure.
-std::unique_ptr<mlir::ExecutionEngine> lowerAndJIT(mlir::ModuleOp module,
-                                                   std::string &error,
-                                                   bool alreadyLowered = false);
+/// failure. With `options.openmp`, the grid runs through OpenMP and libomp
+/// is loaded into the process.
+std::unique_ptr<mlir::ExecutionEngine>
+lowerAndJIT(mlir::ModuleOp module, std::string &error,
+            bool alreadyLowered = false, const CPUToLLVMOptions &options = {});
 
 } // namespace axe
 

@@ -3,6 +3,7 @@
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Dialect/Axe/Transforms/Schedule.h"
+#include "axe/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -24,6 +25,20 @@ namespace {
 struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
   using AxeDispatchBase::AxeDispatchBase;
 
+  /// The CPU schedules size vectors and register blocks from the target's
+  /// vector unit: the host's, or the width the pass option asks for.
+  LogicalResult fillVectorUnit(Operation *op, ScheduleContext &ctx) {
+    Result<const TargetDescription *> t = lookupTarget(ctx.target);
+    if (!t || !(*t)->vectorUnit)
+      return success();
+    Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
+    if (!unit)
+      return op->emitError() << "axe-dispatch vector-bits: " << unit.message();
+    ctx.vectorLanes32 = unit->lanes32();
+    ctx.vectorRegisters = unit->vectorRegisters;
+    return success();
+  }
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](OperatorOpInterface op) { ops.push_back(op); });
@@ -40,6 +55,10 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
         op->emitError(
             "no target to dispatch for: pass axe-dispatch{target=...} "
             "or put #axe.target<...> on the kernel or the module");
+        ok = false;
+        continue;
+      }
+      if (failed(fillVectorUnit(op, ctx))) {
         ok = false;
         continue;
       }

@@ -23,7 +23,8 @@ def Axe_Token : Type<CPred<"::llvm::isa<::axe::TokenType>($_self)">,
 //===----------------------------------------------------------------------===//
 
 def Axe_KernelOp : Axe_Op<"kernel", [
-    SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
+    SingleBlock, NoTerminator, RecursiveMemoryEffects,
+    AutomaticAllocationScope]> {
   let summary = "A kernel launch: a grid of CTAs running the body";
   let description = [{
     Runs its body on every thread of a grid of CTAs (every core, on an

@@ -48,7 +48,10 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Target to dispatch for (cpu, sm_80, ...); empty: the target of "
-           "each kernel or of the module's axe.target attribute">
+           "each kernel or of the module's axe.target attribute">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "CPU targets: the vector width in bits the schedules use (128, "
+           "256, 512); 0: the host's widest (AVX-512, AVX2, ...)">
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",

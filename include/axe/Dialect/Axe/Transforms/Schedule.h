@@ -29,6 +29,8 @@ struct ScheduleContext {
   std::string target;
   /// Lanes of the widest vector the target prefers, per 32-bit element.
   int64_t vectorLanes32 = 8;
+  /// Vector registers of that width.
+  int64_t vectorRegisters = 16;
 };
 
 /// The answer of a match step: accepted, or declined with a reason.
