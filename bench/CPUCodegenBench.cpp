@@ -38,6 +38,38 @@ using namespace axe;
 
 namespace {
 
+/// C-interface arguments for a JIT-compiled kernel taking rank-`Rank`
+/// memrefs: one descriptor per buffer, passed by pointer to pointer as
+/// ExecutionEngine::invokePacked expects.
+template <int Rank> class KernelArgs {
+public:
+  void call(ExecutionEngine &engine, llvm::ArrayRef<void *> data,
+            llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides) {
+    descs.assign(data.size(), {});
+    descPtrs.clear();
+    ptrs.clear();
+    for (size_t i = 0; i < data.size(); ++i) {
+      auto &d = descs[i];
+      d.basePtr = d.data = static_cast<char *>(data[i]);
+      d.offset = 0;
+      for (int r = 0; r < Rank; ++r) {
+        d.sizes[r] = sizes[i * Rank + r];
+        d.strides[r] = strides[i * Rank + r];
+      }
+      descPtrs.push_back(&d);
+    }
+    for (auto &p : descPtrs)
+      ptrs.push_back(&p);
+    if (llvm::Error e = engine.invokePacked("_mlir_ciface_kernel", ptrs))
+      llvm::report_fatal_error(llvm::toString(std::move(e)).c_str());
+  }
+
+private:
+  std::vector<StridedMemRefType<char, Rank>> descs;
+  std::vector<StridedMemRefType<char, Rank> *> descPtrs;
+  SmallVector<void *> ptrs;
+};
+
 /// A JIT-compiled `kernel(memref<?xf32> ...)` whose body a callback emits.
 class Jitted {
 public:
@@ -76,30 +108,21 @@ public:
   void run(float *a, float *b, int64_t size) { runRaw({{a, size}, {b, size}}); }
 
   void runRaw(const std::vector<std::pair<float *, int64_t>> &buffers) {
-    descs.resize(buffers.size());
-    ptrs.clear();
-    descPtrs.clear();
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      auto &d = descs[i];
-      d.basePtr = d.data = buffers[i].first;
-      d.offset = 0;
-      d.sizes[0] = buffers[i].second;
-      d.strides[0] = 1;
-      descPtrs.push_back(&d);
+    SmallVector<void *> data;
+    SmallVector<int64_t> sizes, strides;
+    for (auto &[ptr, size] : buffers) {
+      data.push_back(ptr);
+      sizes.push_back(size);
+      strides.push_back(1);
     }
-    for (auto &p : descPtrs)
-      ptrs.push_back(&p);
-    if (llvm::Error e = engine->invokePacked("_mlir_ciface_kernel", ptrs))
-      llvm::report_fatal_error(llvm::toString(std::move(e)).c_str());
+    args.call(*engine, data, sizes, strides);
   }
 
 private:
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<ExecutionEngine> engine;
-  std::vector<StridedMemRefType<float, 1>> descs;
-  std::vector<StridedMemRefType<float, 1> *> descPtrs;
-  SmallVector<void *> ptrs;
+  KernelArgs<1> args;
 };
 
 CPUBuffer bufferOf(Value memory, const char *layout, Shape shape) {
@@ -253,31 +276,19 @@ public:
 
   /// Calls the kernel on row-major n x n matrices.
   void run(int64_t n, llvm::ArrayRef<void *> data) {
-    descs.assign(data.size(), {});
-    ptrs.clear();
-    descPtrs.clear();
+    SmallVector<int64_t> sizes, strides;
     for (size_t i = 0; i < data.size(); ++i) {
-      auto &d = descs[i];
-      d.basePtr = d.data = static_cast<char *>(data[i]);
-      d.offset = 0;
-      d.sizes[0] = d.sizes[1] = n;
-      d.strides[0] = n;
-      d.strides[1] = 1;
-      descPtrs.push_back(&d);
+      sizes.append({n, n});
+      strides.append({n, 1});
     }
-    for (auto &p : descPtrs)
-      ptrs.push_back(&p);
-    if (llvm::Error e = engine->invokePacked("_mlir_ciface_kernel", ptrs))
-      llvm::report_fatal_error(llvm::toString(std::move(e)).c_str());
+    args.call(*engine, data, sizes, strides);
   }
 
 private:
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module;
   std::unique_ptr<ExecutionEngine> engine;
-  std::vector<StridedMemRefType<char, 2>> descs;
-  std::vector<StridedMemRefType<char, 2> *> descPtrs;
-  SmallVector<void *> ptrs;
+  KernelArgs<2> args;
 };
 
 std::string str(int64_t v) { return std::to_string(v); }

@@ -334,6 +334,30 @@ TEST_P(RandomReduce, EveryCellMatches) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomReduce, ::testing::Range(1, 25));
 
+/// Fills A, B and C with small integers and returns C's storage after
+/// C (+)= op(A) x op(B), every replica of C written.
+std::vector<float> fillGemm(HostBuffer &A, bool ta, HostBuffer &B, bool tb,
+                            HostBuffer &C, bool accumulate) {
+  A.fill([](int64_t f) { return float(f % 7) - 3; });
+  B.fill([](int64_t f) { return float(f % 5) - 2; });
+  C.fill([](int64_t f) { return float(f % 3); });
+  auto at = [](const HostBuffer &h, int64_t i, int64_t j) {
+    return h.get(i * h.shape[1] + j);
+  };
+  int64_t M = C.shape[0], N = C.shape[1], K = ta ? A.shape[0] : A.shape[1];
+  std::vector<float> want = C.data;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      float s = accumulate ? at(C, i, j) : 0.f;
+      for (int64_t k = 0; k < K; ++k)
+        s +=
+            (ta ? at(A, k, i) : at(A, i, k)) * (tb ? at(B, j, k) : at(B, k, j));
+      for (int64_t a : C.addresses(i * N + j))
+        want[a] = s;
+    }
+  return want;
+}
+
 class RandomGemm : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
@@ -355,22 +379,7 @@ TEST_P(RandomGemm, PackedAndNaiveMatchReference) {
   RandomLayoutOptions copts = opts;
   copts.replicas = true;
   HostBuffer C = HostBuffer::make(randomLayout(rng, cShape, copts), cShape);
-  auto at = [](const HostBuffer &h, int64_t i, int64_t j) {
-    return h.get(i * h.shape[1] + j);
-  };
-  A.fill([](int64_t f) { return float(f % 7) - 3; });
-  B.fill([](int64_t f) { return float(f % 5) - 2; });
-  C.fill([](int64_t f) { return float(f % 3); });
-  std::vector<float> want = C.data;
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      float s = accumulate ? at(C, i, j) : 0.f;
-      for (int64_t k = 0; k < K; ++k)
-        s +=
-            (ta ? at(A, k, i) : at(A, i, k)) * (tb ? at(B, j, k) : at(B, k, j));
-      for (int64_t a : C.addresses(i * N + j))
-        want[a] = s;
-    }
+  std::vector<float> want = fillGemm(A, ta, B, tb, C, accumulate);
   // The naive loop nest, then the packed gemm sized for SSE, AVX2 and
   // AVX-512 register files (the blocking differs, the answer must not).
   struct Unit {
@@ -453,17 +462,7 @@ TEST(CPUGemm, PanelLayoutsAreReadInPlace) {
   HostBuffer A = HostBuffer::make(*parseLayout(aText), {M, K});
   HostBuffer B = HostBuffer::make(*parseLayout(bText), {K, N});
   HostBuffer C = HostBuffer::make(*parseLayout(text({M, N}, {N, 1})), {M, N});
-  A.fill([](int64_t f) { return float(f % 7) - 3; });
-  B.fill([](int64_t f) { return float(f % 5) - 2; });
-  C.fill([](int64_t f) { return float(f % 3); });
-  std::vector<float> want = C.data;
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      float s = C.get(i * N + j);
-      for (int64_t k = 0; k < K; ++k)
-        s += A.get(i * K + k) * B.get(k * N + j);
-      want[C.addresses(i * N + j).front()] = s;
-    }
+  std::vector<float> want = fillGemm(A, false, B, false, C, true);
   Kernel k(3);
   OpBuilder b = k.builder();
   CPUBuffer a = k.buffer(0, A), bb = k.buffer(1, B), c = k.buffer(2, C);

@@ -74,9 +74,10 @@ void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
     pm.addPass(createAxeLowerAllocaScopes());
   }
   pm.addPass(createConvertVectorToSCFPass());
+  // Strided metadata expands into affine.apply, which lower-affine lowers.
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // The copy schedules transpose tiles in registers; one shuffle per
   // transpose lets LLVM pick the x86 unpack/permute sequence.
