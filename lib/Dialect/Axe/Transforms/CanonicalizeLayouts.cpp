@@ -13,6 +13,7 @@
 #include "axe/Target/ThreadFusion.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Verifier.h"
 
 namespace axe {
 #define GEN_PASS_DEF_AXECANONICALIZELAYOUTS
@@ -78,6 +79,12 @@ struct CanonicalizeLayoutsPass
                                  /*replaceLocs=*/false, /*replaceTypes=*/true);
     });
     if (failed)
+      return signalPassFailure();
+    // Fusing reads warpid/laneid as the target lays out its threads. A
+    // kernel that names no target was verified without that reading, and
+    // its fused layouts may not fit its launch (4 warps in 64 threads): say
+    // so here rather than hand on IR that does not verify.
+    if (desc && mlir::failed(mlir::verify(getOperation())))
       signalPassFailure();
   }
 };
