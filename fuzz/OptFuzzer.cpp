@@ -149,11 +149,32 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   return 0;
 }
 
+namespace {
+
+/// Inputs that crash Debian's MLIR 22 parser itself, with no axe code
+/// involved; the fuzzer would otherwise stop on them again and again.
+bool hitsKnownUpstreamCrash(llvm::StringRef text) {
+  // `array<index: ...>`: DenseArrayAttr asks an index type for its bit
+  // width (mlir-opt crashes on `"t.op"() {a = array<index: 0>} : () -> ()`).
+  for (size_t pos = text.find("array"); pos != llvm::StringRef::npos;
+       pos = text.find("array", pos + 1)) {
+    llvm::StringRef rest = text.drop_front(pos + 5).ltrim();
+    if (rest.consume_front("<") && rest.ltrim().starts_with("index"))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The kernels are a few KiB; larger inputs only slow the search down.
   if (size > 16384)
     return 0;
-  Harness(llvm::StringRef(reinterpret_cast<const char *>(data), size)).run();
+  llvm::StringRef input(reinterpret_cast<const char *>(data), size);
+  if (hitsKnownUpstreamCrash(input))
+    return 0;
+  Harness(input).run();
   return 0;
 }
 
