@@ -323,9 +323,13 @@ Result<bool> StoragePlan::covers(const Layout &layout) const {
 Value StoragePlan::emitAddress(OpBuilder &b, Location loc,
                                const CoordValue &c) const {
   Value addr;
-  int64_t constant = 0;
+  // -sum(lo * stride) can leave int64 although every address is inside the
+  // storage (an offset near 2^62 on a dim of stride 7). Like the index
+  // arithmetic it is added to, the sum is exact modulo 2^64, and the address
+  // itself fits: compute it unsigned.
+  uint64_t constant = 0;
   for (const Dim &d : storageDims) {
-    constant -= d.lo * d.stride;
+    constant -= uint64_t(d.lo) * uint64_t(d.stride);
     if (Value v = c.lookup(d.axis))
       addr = addIndex(b, loc, addr, mulIndex(b, loc, v, d.stride));
   }
@@ -334,7 +338,7 @@ Value StoragePlan::emitAddress(OpBuilder &b, Location loc,
                    [&](const auto &e) { return find(e.first) != nullptr; }) &&
       "coordinate on an axis without storage");
   if (constant != 0 || !addr)
-    addr = addIndex(b, loc, addr, indexConstant(b, loc, constant));
+    addr = addIndex(b, loc, addr, indexConstant(b, loc, int64_t(constant)));
   return addr;
 }
 
