@@ -10,5 +10,8 @@ build=${AXE_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh"
 (cd "$build" && ctest --output-on-failure -j2)
 if [ "${AXE_SKIP_FUZZ:-0}" != 1 ]; then
-  "$root/scripts/fuzz.sh" "${AXE_FUZZ_SECONDS:-30}"
+  # A fixed seed: the smoke run replays the same mutations every time, so
+  # the suite fails only on what a run here would have found too.
+  AXE_FUZZ_FLAGS=${AXE_FUZZ_FLAGS:--seed=1} \
+    "$root/scripts/fuzz.sh" "${AXE_FUZZ_SECONDS:-30}"
 fi
