@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -116,6 +117,11 @@ LogicalResult lowerAlloc(AllocOp alloc, const Result<StoragePlan> &plan) {
   auto type = cast<BufferType>(alloc.getType());
   if (!plan)
     return alloc.emitError() << plan.message();
+  // Storage lives in a CTA or a function's frame; at the top of a module
+  // there is none to give it.
+  if (!alloc->getParentOfType<FunctionOpInterface>())
+    return alloc.emitError()
+           << "a buffer outside a function has no storage on the CPU target";
   OpBuilder b(alloc);
   Location loc = alloc.getLoc();
   // Hoisted to the start of the CTA: the contents of a buffer are undefined

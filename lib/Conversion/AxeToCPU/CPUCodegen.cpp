@@ -418,8 +418,12 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   Operation *scopeOp = block->getParentOp();
   while (scopeOp && !isa<memref::AllocaScopeOp>(scopeOp) &&
          !scopeOp->hasTrait<OpTrait::AutomaticAllocationScope>()) {
+    // An op not yet inserted, or the top of the IR: the outermost block
+    // reached is the scope.
+    if (!scopeOp->getBlock())
+      break;
     block = scopeOp->getBlock();
-    scopeOp = scopeOp->getParentOp();
+    scopeOp = block->getParentOp();
   }
   Region *region = block->getParent();
   auto type = MemRefType::get({size}, elementType);
