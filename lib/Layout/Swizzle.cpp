@@ -5,6 +5,7 @@
 #include "axe/Layout/SwizzleAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -42,6 +43,10 @@ Result<Swizzle> Swizzle::create(int perElement, int swizzleLen, int atomLen) {
 
 int64_t Swizzle::period() const {
   return int64_t(1) << (perElement + swizzleLen + atomLen);
+}
+
+int64_t Swizzle::blockSize() const {
+  return int64_t(1) << (perElement + swizzleLen);
 }
 
 int64_t Swizzle::apply(int64_t address) const {
@@ -100,10 +105,69 @@ Result<int64_t> Layout::inverse(const Coord &physical) const {
   return tileLayout.inverse(unswizzled);
 }
 
+std::optional<Swizzle> Layout::effectiveSwizzle() const {
+  if (!swizzleFn || swizzleFn->isIdentity())
+    return std::nullopt;
+  return swizzleFn;
+}
+
+Layout Layout::withTile(TileLayout tile) const {
+  Layout out(std::move(tile));
+  out.swizzleFn = swizzleFn;
+  return out;
+}
+
+Coord Layout::span() const {
+  Coord span = tileLayout.span();
+  std::optional<Swizzle> sw = effectiveSwizzle();
+  if (!sw)
+    return span;
+  int64_t mask = sw->blockSize() - 1;
+  int64_t m = span.get(kDefaultAxis), rounded;
+  // The tile's span fits in int64; whole blocks may not, and then INT64_MAX
+  // is the honest bound.
+  if (addOverflows(m, mask, rounded))
+    span.set(kDefaultAxis, INT64_MAX);
+  else
+    span.set(kDefaultAxis, rounded & ~mask);
+  return span;
+}
+
 std::string Layout::str() const {
   if (!swizzleFn)
     return tileLayout.str();
   return swizzleFn->str() + " o " + tileLayout.str();
+}
+
+Result<std::map<std::string, AxisReach>> axe::axisReach(const Layout &layout) {
+  const TileLayout &tile = layout.tile();
+  std::map<std::string, AxisReach> reach;
+  // Start from the offset and add each iter's far end on its side: every
+  // partial sum is a coordinate the layout reaches (those iters at their
+  // last index, the others at 0), so for a layout TileLayout::create
+  // accepted none of them leaves int64.
+  for (const auto &[axis, v] : tile.offset().entries())
+    reach[axis] = {v, v};
+  for (llvm::ArrayRef<Iter> iters : {tile.shard(), tile.replica()}) {
+    for (const Iter &it : iters) {
+      AxisReach &r = reach[it.axis];
+      int64_t far;
+      int64_t &bound = it.stride < 0 ? r.lo : r.hi;
+      if (mulOverflows(it.extent - 1, it.stride, far) ||
+          addOverflows(bound, far, bound))
+        return fail("the reach of " + layout.str() + " on axis '" + it.axis +
+                    "' overflows int64");
+    }
+  }
+  if (std::optional<Swizzle> sw = layout.effectiveSwizzle()) {
+    // Masking rounds down (lo) and up to the block's last address (hi) in
+    // two's complement; blocks are aligned, so neither can leave int64.
+    int64_t mask = sw->blockSize() - 1;
+    AxisReach &r = reach[std::string(kDefaultAxis)];
+    r.lo &= ~mask;
+    r.hi |= mask;
+  }
+  return reach;
 }
 
 //===----------------------------------------------------------------------===//
@@ -190,9 +254,100 @@ Result<Layout> axe::parseLayout(llvm::StringRef text) {
 
 Layout axe::canonicalize(const Layout &layout) {
   TileLayout tile = canonicalize(layout.tile());
-  if (!layout.isSwizzled() || layout.swizzle()->isIdentity())
-    return Layout(tile);
-  return Layout(*layout.swizzle(), tile);
+  if (std::optional<Swizzle> sw = layout.effectiveSwizzle())
+    return Layout(*sw, std::move(tile));
+  return Layout(std::move(tile));
+}
+
+//===----------------------------------------------------------------------===//
+// Slice and equivalence
+//===----------------------------------------------------------------------===//
+
+Result<Layout> axe::slice(const Layout &layout, llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<SliceStart> starts,
+                          llvm::ArrayRef<int64_t> lengths) {
+  // The swizzle acts on the tile part's image, so it commutes with
+  // restricting the domain.
+  Result<TileLayout> tile = slice(layout.tile(), shape, starts, lengths);
+  if (!tile)
+    return tile.takeFailure();
+  return layout.withTile(std::move(*tile));
+}
+
+Result<Layout> axe::slice(const Layout &layout, llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<int64_t> starts,
+                          llvm::ArrayRef<int64_t> lengths) {
+  llvm::SmallVector<SliceStart, 4> known;
+  for (int64_t start : starts)
+    known.push_back(SliceStart::constant(start));
+  return slice(layout, shape, known, lengths);
+}
+
+/// The most placements equivalent() lists per layout when the swizzles
+/// differ; the tile-level test has the same order of limit.
+static constexpr int64_t kEnumerationLimit = int64_t(1) << 22;
+
+/// The swizzle of `layout` if it moves some m coordinate the layout reaches.
+/// SW(M, B, S) XORs bits [M + S, M + S + B) into bits [M, M + B), so it
+/// fixes every address whose bits [M + S, M + S + B) are zero; a reach on m
+/// inside one aligned window of 2^(M + S) addresses whose window index has
+/// zero low B bits is left alone. Anything else is taken to move (the caller
+/// then enumerates, which is exact).
+static std::optional<Swizzle> movingSwizzle(const Layout &layout) {
+  std::optional<Swizzle> sw = layout.effectiveSwizzle();
+  if (!sw)
+    return std::nullopt;
+  Result<std::map<std::string, AxisReach>> reach = axisReach(layout.tile());
+  if (!reach)
+    return sw;
+  auto m = reach->find(std::string(kDefaultAxis));
+  if (m == reach->end())
+    return std::nullopt; // Every placement has m = 0, a fixed point.
+  int64_t window = int64_t(1) << (sw->perElement + sw->atomLen);
+  int64_t first = llvm::divideFloorSigned(m->second.lo, window);
+  int64_t last = llvm::divideFloorSigned(m->second.hi, window);
+  int64_t xored = (int64_t(1) << sw->swizzleLen) - 1;
+  if (first == last && (first & xored) == 0)
+    return std::nullopt;
+  return sw;
+}
+
+/// Fails when `layout` has more than kEnumerationLimit placements.
+static Result<bool> checkEnumerable(const Layout &layout) {
+  int64_t total = layout.size();
+  bool tooMany = total > kEnumerationLimit;
+  // Replica extents can multiply past int64: count with overflow checks.
+  for (const Iter &r : layout.tile().replica())
+    tooMany = tooMany || mulOverflows(total, r.extent, total) ||
+              total > kEnumerationLimit;
+  if (tooMany)
+    return fail(layout.str() + " has more than " +
+                std::to_string(kEnumerationLimit) + " placements to list");
+  return true;
+}
+
+Result<bool> axe::equivalent(const Layout &a, const Layout &b) {
+  if (a.size() != b.size())
+    return false;
+  // A swizzle is a bijection on m applied to each placement, so under equal
+  // swizzles the maps agree exactly when the tile parts' maps do.
+  if (movingSwizzle(a) == movingSwizzle(b))
+    return equivalent(a.tile(), b.tile());
+  for (const Layout *layout : {&a, &b})
+    if (Result<bool> ok = checkEnumerable(*layout); !ok)
+      return fail("cannot decide equivalence of " + a.str() + " and " +
+                  b.str() + ": " + ok.message());
+  auto placements = [](const Layout &layout, int64_t flat) {
+    llvm::SmallVector<Coord, 4> coords = layout.apply(flat);
+    // Replicas may coincide; compare sets.
+    llvm::sort(coords);
+    coords.erase(std::unique(coords.begin(), coords.end()), coords.end());
+    return coords;
+  };
+  for (int64_t f = 0; f < a.size(); ++f)
+    if (placements(a, f) != placements(b, f))
+      return false;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -251,28 +406,21 @@ Result<Layout> axe::tileSwizzledAtom(const Layout &atom,
   Result<TileLayout> tiled = tile(atom.tile(), atomShape, outer, outerShape);
   if (!tiled)
     return tiled.takeFailure();
-  if (!atom.isSwizzled() || atom.swizzle()->isIdentity())
+  std::optional<Swizzle> swizzle = atom.effectiveSwizzle();
+  if (!swizzle)
     return Layout(*tiled);
-  const Swizzle &swizzle = *atom.swizzle();
   if (auto why =
-          misalignedOuterStep(outer, atom.tile().span(kDefaultAxis), swizzle))
+          misalignedOuterStep(outer, atom.tile().span(kDefaultAxis), *swizzle))
     return fail("cannot tile the swizzled atom " + atom.str() + ": " + *why);
-  return Layout(swizzle, *tiled);
-}
-
-/// The swizzle that actually acts, treating an identity swizzle as none.
-static std::optional<Swizzle> effectiveSwizzle(const Layout &layout) {
-  if (!layout.isSwizzled() || layout.swizzle()->isIdentity())
-    return std::nullopt;
-  return *layout.swizzle();
+  return Layout(*swizzle, *tiled);
 }
 
 Result<TileLayout> axe::swizzledTileOf(const Layout &layout,
                                        llvm::ArrayRef<int64_t> shape,
                                        const Layout &atom,
                                        llvm::ArrayRef<int64_t> atomShape) {
-  std::optional<Swizzle> layoutSw = effectiveSwizzle(layout);
-  std::optional<Swizzle> atomSw = effectiveSwizzle(atom);
+  std::optional<Swizzle> layoutSw = layout.effectiveSwizzle();
+  std::optional<Swizzle> atomSw = atom.effectiveSwizzle();
   // The swizzle is a bijection applied last, so two swizzled layouts agree
   // only if their tile parts do: the swizzles themselves must match.
   if (layoutSw != atomSw) {

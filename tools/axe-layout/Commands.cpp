@@ -9,13 +9,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <set>
-
 using namespace axe;
 using namespace axe::tool;
 
-/// The most placements apply lists, and the largest layouts equiv enumerates:
-/// beyond this the output is unreadable and the run slow.
+/// The most placements apply lists: beyond this the output is unreadable and
+/// the run slow.
 static constexpr int64_t kEnumerationLimit = int64_t(1) << 20;
 
 Answer tool::layoutAnswer(std::string layout) {
@@ -61,14 +59,6 @@ static void writeImage(llvm::json::OStream &o, const Coord &c,
     for (const std::string &axis : axes)
       o.attribute(axis, c.get(axis));
   });
-}
-
-/// A tile layout with the swizzle of `like` (if any) put back on top; used
-/// by operations that act on the tile part only.
-static Layout reswizzle(const Layout &like, TileLayout tile) {
-  if (like.isSwizzled())
-    return Layout(*like.swizzle(), std::move(tile));
-  return Layout(std::move(tile));
 }
 
 /// The layout answer of an operation result: canonical unless --raw.
@@ -234,7 +224,7 @@ static Result<Answer> runGroup(const Invocation &inv) {
   Result<GroupedLayout> grouped = group(layout->tile(), *shape);
   if (!grouped)
     return grouped.takeFailure();
-  std::string text = reswizzle(*layout, grouped->layout).str();
+  std::string text = layout->withTile(grouped->layout).str();
   std::vector<std::string> blocks;
   for (unsigned d = 0; d < shape->size(); ++d) {
     // The block's iters come from a valid layout, so this cannot fail.
@@ -457,13 +447,10 @@ static Result<Answer> runSlice(const Invocation &inv) {
   Result<Region> region = parseRegion(inv.get("--region"), *shape);
   if (!region)
     return region.takeFailure();
-  // A swizzle acts after the tile layout, so slicing the tile part and
-  // keeping the swizzle gives L'(y) = SW(T(lo + y)).
-  Result<TileLayout> out =
-      slice(layout->tile(), *shape, region->starts, region->lengths);
+  Result<Layout> out = slice(*layout, *shape, region->starts, region->lengths);
   if (!out)
     return out.takeFailure();
-  Answer answer = resultAnswer(inv, reswizzle(*layout, *out));
+  Answer answer = resultAnswer(inv, *out);
   for (auto [d, start] : llvm::enumerate(region->starts))
     if (!start.known)
       answer.text += "note: at run time, add the placement of the start of "
@@ -477,24 +464,6 @@ static Result<Answer> runSlice(const Invocation &inv) {
 // equiv
 //===----------------------------------------------------------------------===//
 
-/// Decides equality of two composed maps by listing them; used only when a
-/// swizzle makes the tile-level test inapplicable.
-static Result<bool> equivalentByEnumeration(const Layout &a, const Layout &b) {
-  for (const Layout *l : {&a, &b}) {
-    Result<int64_t> n =
-        checkEnumerable(l->tile(), l->size(), kEnumerationLimit, "a layout");
-    if (!n)
-      return fail("cannot decide: " + n.message());
-  }
-  for (int64_t f = 0; f < a.size(); ++f) {
-    auto ia = a.apply(f), ib = b.apply(f);
-    if (std::set<Coord>(ia.begin(), ia.end()) !=
-        std::set<Coord>(ib.begin(), ib.end()))
-      return false;
-  }
-  return true;
-}
-
 static Result<Answer> runEquiv(const Invocation &inv) {
   Result<Layout> a = parseLayoutArg(inv.positionals[0], "A");
   if (!a)
@@ -502,15 +471,7 @@ static Result<Answer> runEquiv(const Invocation &inv) {
   Result<Layout> b = parseLayoutArg(inv.positionals[1], "B");
   if (!b)
     return b.takeFailure();
-  Result<bool> same = false;
-  if (a->size() != b->size())
-    same = false; // Different domains: never the same map.
-  else if (a->swizzle() == b->swizzle())
-    // The swizzle is a bijection of coordinates, so equal swizzles leave
-    // the question to the tile layouts.
-    same = equivalent(a->tile(), b->tile());
-  else
-    same = equivalentByEnumeration(canonicalize(*a), canonicalize(*b));
+  Result<bool> same = equivalent(*a, *b);
   if (!same)
     return same.takeFailure();
   bool result = *same;

@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <set>
+
 using namespace axe;
 using namespace axe::testing;
 
@@ -269,6 +271,225 @@ TEST(SwizzledLayout, Canonicalize) {
     EXPECT_EQ(canon.tile(), canonicalize(l.tile()));
     expectSameMap(l, canon);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Reach, slice and equivalence of swizzled layouts
+//===----------------------------------------------------------------------===//
+
+/// A random layout: no swizzle, an identity swizzle or a random one.
+Layout randomLayout(LayoutGenerator &gen, int64_t maxSize) {
+  TileLayout t = gen.layout(maxSize);
+  switch (gen.uniform(0, 3)) {
+  case 0:
+    return Layout(t);
+  case 1:
+    return Layout(sw(int(gen.uniform(0, 3)), 0, int(gen.uniform(0, 3))), t);
+  default:
+    return Layout(randomSwizzle(gen), t);
+  }
+}
+
+/// The smallest and largest value of each of `axes` over every placement of
+/// the tile part, read off the brute-force model (absent axes are 0).
+std::map<std::string, std::pair<int64_t, int64_t>>
+referenceTileBounds(const TileLayout &tile) {
+  std::map<std::string, std::pair<int64_t, int64_t>> bounds;
+  for (const std::string &axis : tile.axes())
+    bounds[axis] = {INT64_MAX, INT64_MIN};
+  for (int64_t f = 0; f < tile.size(); ++f)
+    for (const Point &p : referenceApply(tile, f))
+      for (auto &[axis, b] : bounds) {
+        auto it = p.find(axis);
+        int64_t v = it == p.end() ? 0 : it->second;
+        b = {std::min(b.first, v), std::max(b.second, v)};
+      }
+  return bounds;
+}
+
+TEST(SwizzledLayout, AxisReachAgreesWithBruteForce) {
+  LayoutGenerator gen(1618);
+  for (int n = 0; n < 2000; ++n) {
+    Layout l = randomLayout(gen, 128);
+    Result<std::map<std::string, AxisReach>> reach = axisReach(l);
+    ASSERT_TRUE(bool(reach)) << l.str() << ": " << reach.message();
+    auto bounds = referenceTileBounds(l.tile());
+    std::optional<Swizzle> s = l.effectiveSwizzle();
+    if (s && !bounds.count("m"))
+      bounds["m"] = {0, 0};
+    std::set<std::string> keys;
+    for (const auto &entry : *reach)
+      keys.insert(entry.first);
+    std::set<std::string> expectedKeys;
+    for (const auto &entry : bounds)
+      expectedKeys.insert(entry.first);
+    ASSERT_EQ(keys, expectedKeys) << l.str();
+    for (const auto &[axis, b] : bounds) {
+      AxisReach r = reach->at(axis);
+      if (axis != "m" || !s) {
+        EXPECT_EQ(r.lo, b.first) << l.str() << " on " << axis;
+        EXPECT_EQ(r.hi, b.second) << l.str() << " on " << axis;
+        continue;
+      }
+      // Whole swizzle blocks, and the fewest of them.
+      int64_t block = int64_t(1) << (s->perElement + s->swizzleLen);
+      EXPECT_EQ(r.lo % block, 0) << l.str();
+      EXPECT_EQ((r.hi + 1) % block, 0) << l.str();
+      EXPECT_TRUE(r.lo <= b.first && b.first < r.lo + block) << l.str();
+      EXPECT_TRUE(r.hi - block < b.second && b.second <= r.hi) << l.str();
+    }
+    // Every placement of the swizzled layout lies inside the reach.
+    for (int64_t f = 0; f < l.size(); ++f)
+      for (const Point &p : referenceLayoutApply(l, f))
+        for (const auto &[axis, v] : p) {
+          AxisReach r = reach->at(axis);
+          EXPECT_TRUE(r.lo <= v && v <= r.hi)
+              << l.str() << ": " << axis << " = " << v << " at " << f;
+        }
+  }
+}
+
+TEST(SwizzledLayout, SpanRoundsToWholeBlocks) {
+  auto span = [](llvm::StringRef text) {
+    Result<Layout> l = parseLayout(text);
+    EXPECT_TRUE(bool(l)) << l.message();
+    return l ? l->span() : Coord();
+  };
+  EXPECT_EQ(span("SW(3, 3, 3) o S[100 : 1]").get("m"), 128);
+  EXPECT_EQ(span("SW(3, 3, 3) o S[(8, 64) : (64, 1)]").get("m"), 512);
+  // An identity swizzle moves nothing, so nothing is rounded.
+  EXPECT_EQ(span("SW(3, 0, 3) o S[100 : 1]").get("m"), 100);
+  EXPECT_EQ(span("SW(3, 3, 3) o S[100 : 1@laneid]").get("laneid"), 100);
+}
+
+TEST(SwizzledLayout, SliceAgreesWithBruteForce) {
+  LayoutGenerator gen(5772);
+  int sliced = 0;
+  for (int n = 0; n < 2000; ++n) {
+    Layout l = randomLayout(gen, 128);
+    Shape shape = gen.shapeFor(l.size(), int(gen.uniform(1, 3)));
+    Shape starts, lengths;
+    for (int64_t extent : shape) {
+      int64_t length = gen.uniform(1, extent);
+      lengths.push_back(length);
+      starts.push_back(gen.uniform(0, extent - length));
+    }
+    Result<Layout> out = slice(l, shape, starts, lengths);
+    Result<TileLayout> tileOut = slice(l.tile(), shape, starts, lengths);
+    ASSERT_EQ(bool(out), bool(tileOut)) << l.str();
+    if (!out)
+      continue;
+    ++sliced;
+    EXPECT_EQ(out->swizzle(), l.swizzle()) << l.str();
+    // L'(y) = L(lo + y) for every y of the region.
+    for (int64_t f = 0; f < out->size(); ++f) {
+      Vec y = referenceUnflatten(f, vec(lengths));
+      for (size_t d = 0; d < y.size(); ++d)
+        y[d] += starts[d];
+      ASSERT_EQ(referenceLayoutApply(*out, f),
+                referenceLayoutApply(l, referenceFlatten(y, vec(shape))))
+          << l.str() << " sliced to " << out->str() << " at " << f;
+    }
+  }
+  EXPECT_GT(sliced, 1000);
+}
+
+TEST(SwizzledLayout, SliceAtAnAlignedStartAddsBeforeTheSwizzle) {
+  Layout l(sw(3, 3, 3), parseOrDie("S[(128, 64) : (64, 1)]"));
+  llvm::SmallVector<SliceStart, 2> starts = {SliceStart::aligned(32),
+                                             SliceStart::constant(0)};
+  Result<Layout> out = slice(l, {128, 64}, starts, {32, 64});
+  ASSERT_TRUE(bool(out)) << out.message();
+  Result<GroupedLayout> grouped = group(l.tile(), {128, 64});
+  ASSERT_TRUE(bool(grouped)) << grouped.message();
+  for (int64_t start : {0, 32, 64, 96}) {
+    // The run-time contribution joins the tile part's offset.
+    Coord offset = out->tile().offset() + grouped->dimContribution(0, start);
+    Result<TileLayout> moved = TileLayout::create(
+        IterList(out->tile().shard()), IterList(out->tile().replica()), offset);
+    ASSERT_TRUE(bool(moved)) << moved.message();
+    Layout at = out->withTile(*moved);
+    for (int64_t f = 0; f < at.size(); ++f)
+      ASSERT_EQ(referenceLayoutApply(at, f),
+                referenceLayoutApply(l, start * 64 + f))
+          << "start " << start << " at " << f;
+  }
+}
+
+/// Whether two layouts have the same map, from the brute-force model.
+bool referenceEquivalent(const Layout &a, const Layout &b) {
+  if (a.size() != b.size())
+    return false;
+  for (int64_t f = 0; f < a.size(); ++f)
+    if (referenceLayoutApply(a, f) != referenceLayoutApply(b, f))
+      return false;
+  return true;
+}
+
+TEST(SwizzledLayout, EquivalentAgreesWithBruteForce) {
+  LayoutGenerator gen(2236);
+  int same = 0, different = 0;
+  for (int n = 0; n < 4000; ++n) {
+    Layout a = randomLayout(gen, 64);
+    Layout b;
+    switch (gen.uniform(0, 3)) {
+    case 0: // The same tile part under another (or no) swizzle.
+      b = randomLayout(gen, 64).withTile(a.tile());
+      break;
+    case 1: // Another form of the same tile part.
+      b = a.withTile(canonicalize(a.tile()));
+      break;
+    case 2: // Another form under another swizzle.
+      b = randomLayout(gen, 64).withTile(canonicalize(a.tile()));
+      break;
+    default: // Unrelated; sizes may differ.
+      b = randomLayout(gen, 64);
+      break;
+    }
+    Result<bool> answer = equivalent(a, b);
+    ASSERT_TRUE(bool(answer))
+        << a.str() << " vs " << b.str() << ": " << answer.message();
+    bool expected = referenceEquivalent(a, b);
+    ASSERT_EQ(*answer, expected) << a.str() << " vs " << b.str();
+    ASSERT_EQ(*equivalent(b, a), expected) << b.str() << " vs " << a.str();
+    ++(expected ? same : different);
+  }
+  EXPECT_GT(same, 1000);
+  EXPECT_GT(different, 1000);
+}
+
+TEST(SwizzledLayout, EquivalentIgnoresSwizzlesThatMoveNothing) {
+  auto equiv = [](llvm::StringRef a, llvm::StringRef b) {
+    Result<Layout> la = parseLayout(a), lb = parseLayout(b);
+    EXPECT_TRUE(la && lb);
+    Result<bool> r = equivalent(*la, *lb);
+    EXPECT_TRUE(bool(r)) << r.message();
+    return r && *r;
+  };
+  EXPECT_TRUE(equiv("SW(0, 0, 0) o S[(4, 8) : (8, 1)]", "S[(4, 8) : (8, 1)]"));
+  EXPECT_TRUE(equiv("SW(3, 0, 3) o S[(4, 8) : (8, 1)]", "S[32 : 1]"));
+  // Addresses below 2^(M + S) = 64 have no bits to XOR in.
+  EXPECT_TRUE(equiv("SW(3, 3, 3) o S[(8, 8) : (8, 1)]", "S[64 : 1]"));
+  EXPECT_TRUE(equiv("SW(3, 3, 3) o S[64 : 1]", "SW(2, 2, 4) o S[64 : 1]"));
+  // Bits [6, 9) of 512..575 are zero too.
+  EXPECT_TRUE(equiv("SW(3, 3, 3) o S[64 : 1] + 512", "S[64 : 1] + 512"));
+  EXPECT_FALSE(equiv("SW(3, 3, 3) o S[64 : 1] + 64", "S[64 : 1] + 64"));
+  EXPECT_FALSE(equiv("SW(3, 3, 3) o S[(8, 64) : (64, 1)]", "S[512 : 1]"));
+  EXPECT_TRUE(
+      equiv("SW(3, 3, 3) o S[(8, 64) : (64, 1)]", "SW(3, 3, 3) o S[512 : 1]"));
+}
+
+TEST(SwizzledLayout, EquivalentTooLargeToListFails) {
+  Layout a(sw(3, 3, 3), parseOrDie("S[(4096, 4096) : (4096, 1)]"));
+  Layout b(sw(2, 3, 3), parseOrDie("S[16777216 : 1]"));
+  Result<bool> r = equivalent(a, b);
+  ASSERT_FALSE(bool(r));
+  EXPECT_NE(r.message().find("cannot decide"), std::string::npos)
+      << r.message();
+  // Equal swizzles need no listing, however large.
+  Result<bool> tiles = equivalent(a, Layout(sw(3, 3, 3), b.tile()));
+  ASSERT_TRUE(bool(tiles)) << tiles.message();
+  EXPECT_TRUE(*tiles);
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@
 
 #include "axe/Layout/TileLayout.h"
 
+#include <map>
 #include <optional>
 
 namespace axe {
@@ -32,6 +33,9 @@ struct Swizzle {
   int64_t inverse(int64_t address) const { return apply(address); }
   /// Addresses the swizzle permutes within: 2^(M + B + S).
   int64_t period() const;
+  /// 2^(M + B): the swizzle rewrites only bits [M, M + B) of an address, so
+  /// every address stays inside its aligned block of this many.
+  int64_t blockSize() const;
   bool isIdentity() const { return swizzleLen == 0; }
   std::string str() const;
 
@@ -53,6 +57,12 @@ public:
   const TileLayout &tile() const { return tileLayout; }
   const std::optional<Swizzle> &swizzle() const { return swizzleFn; }
   bool isSwizzled() const { return swizzleFn.has_value(); }
+  /// The swizzle unless it is absent or an identity (B == 0): the one that
+  /// moves addresses.
+  std::optional<Swizzle> effectiveSwizzle() const;
+  /// This layout's swizzle (if any) over another tile part, for operations
+  /// that act on the tile part only.
+  Layout withTile(TileLayout tile) const;
 
   int64_t size() const { return tileLayout.size(); }
   bool admits(llvm::ArrayRef<int64_t> shape) const {
@@ -64,6 +74,10 @@ public:
   apply(llvm::ArrayRef<int64_t> coord, llvm::ArrayRef<int64_t> shape) const;
   /// Un-swizzles m, then inverts the tile layout.
   Result<int64_t> inverse(const Coord &physical) const;
+  /// The tile part's span (TileLayout::span), on m rounded up to whole
+  /// swizzle blocks (Swizzle::blockSize): the swizzle may move an address
+  /// anywhere in its block. Saturates at INT64_MAX.
+  Coord span() const;
 
   std::string str() const;
 
@@ -82,6 +96,19 @@ Result<Layout> parseLayout(llvm::StringRef text);
 
 /// Canonicalizes the tile part; drops an identity swizzle (B == 0).
 Layout canonicalize(const Layout &layout);
+
+/// The coordinates a layout reaches on one axis: [lo, hi], both included.
+struct AxisReach {
+  int64_t lo = 0;
+  int64_t hi = 0;
+};
+
+/// The coordinate range a layout reaches on each axis it mentions, replicas
+/// and offset included (the footprint of a buffer, the bounds a launch must
+/// cover). When a swizzle moves addresses, m is widened to whole swizzle
+/// blocks, and is present even if the tile part does not mention it. Fails
+/// when a bound does not fit in int64, which TileLayout::create rules out.
+Result<std::map<std::string, AxisReach>> axisReach(const Layout &layout);
 
 } // namespace axe
 

@@ -171,21 +171,7 @@ Layout SwizzledLayoutAttr::getLayout() const {
 
 bool SwizzledLayoutAttr::isSwizzled() const { return true; }
 
-Coord SwizzledLayoutAttr::getSpan() const {
-  // The swizzle keeps addresses inside aligned blocks of 2^(M + B) (it only
-  // rewrites bits [M, M + B)), so the reach on m rounds up to that block.
-  Coord span = getTileAttr().getSpan();
-  int64_t block = int64_t(1)
-                  << (getSwizzle().perElement + getSwizzle().swizzleLen);
-  int64_t m = span.get(kDefaultAxis), rounded;
-  // The library keeps spans inside int64; rounding up to a block may not
-  // fit, and then INT64_MAX is the honest bound.
-  if (addOverflows(m, block - 1, rounded))
-    span.set(kDefaultAxis, INT64_MAX);
-  else
-    span.set(kDefaultAxis, rounded / block * block);
-  return span;
-}
+Coord SwizzledLayoutAttr::getSpan() const { return getLayout().span(); }
 
 LayoutAttrInterface SwizzledLayoutAttr::getCanonical() const {
   return getLayoutAttr(getContext(), canonicalize(getLayout()));

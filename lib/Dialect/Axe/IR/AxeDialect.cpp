@@ -79,26 +79,6 @@ axe::getPlacementAxes(const TileLayout &layout) {
   return axes;
 }
 
-std::map<std::string, std::pair<int64_t, int64_t>>
-axe::getAxisRanges(const TileLayout &layout) {
-  // The library guarantees every reachable coordinate fits in int64, so the
-  // sums below cannot overflow.
-  std::map<std::string, std::pair<int64_t, int64_t>> ranges;
-  for (llvm::ArrayRef<Iter> iters : {layout.shard(), layout.replica()}) {
-    for (const Iter &it : iters) {
-      auto &[lo, hi] = ranges[it.axis];
-      int64_t reach = (it.extent - 1) * it.stride;
-      (reach < 0 ? lo : hi) += reach;
-    }
-  }
-  for (const auto &[axis, value] : layout.offset().entries()) {
-    auto &[lo, hi] = ranges[axis];
-    lo += value;
-    hi += value;
-  }
-  return ranges;
-}
-
 /// Bytes that `elements` elements of `type` take, one element rounded up to
 /// whole bytes; saturates so that sums of footprints cannot wrap either.
 static int64_t elementBytes(BufferType type, int64_t elements) {
@@ -108,37 +88,45 @@ static int64_t elementBytes(BufferType type, int64_t elements) {
   return bytes;
 }
 
-/// The number of distinct coordinates 0..hi on `axis`, from the layout's
-/// axis ranges; 1 when the layout does not use the axis.
-static int64_t
-reachOn(const std::map<std::string, std::pair<int64_t, int64_t>> &ranges,
-        llvm::StringRef axis) {
-  auto it = ranges.find(axis.str());
-  // The library keeps every reachable coordinate + 1 inside int64.
-  return it == ranges.end() ? 1 : it->second.second + 1;
-}
+namespace {
+/// Where a buffer's layout reaches, for counting the memory it takes.
+class BufferReach {
+public:
+  explicit BufferReach(BufferType type) : reach(axisReach(type.getLayout())) {}
+
+  /// Whether the layout mentions `axis`; a layout whose reach does not fit
+  /// in int64 is taken to use every axis.
+  bool uses(llvm::StringRef axis) const {
+    return !reach || reach->count(axis.str());
+  }
+  /// The number of coordinates 0..hi on `axis`: 1 when the layout does not
+  /// use it, INT64_MAX when that does not fit.
+  int64_t count(llvm::StringRef axis) const {
+    if (!reach)
+      return INT64_MAX;
+    auto it = reach->find(axis.str());
+    if (it == reach->end())
+      return 1;
+    int64_t n;
+    if (addOverflows(it->second.hi, 1, n))
+      return INT64_MAX;
+    return n;
+  }
+
+private:
+  Result<std::map<std::string, AxisReach>> reach;
+};
+} // namespace
 
 int64_t axe::getFootprintBytes(BufferType type) {
-  Layout layout = type.getLayout();
-  auto ranges = getAxisRanges(layout.tile());
-  if (!ranges.count(std::string(kDefaultAxis)))
+  BufferReach reach(type);
+  if (!reach.uses(kDefaultAxis))
     return 0;
-  int64_t cells = reachOn(ranges, kDefaultAxis);
-  if (const std::optional<Swizzle> &sw = layout.swizzle()) {
-    // A swizzle only permutes bits [M, M + B) of an address, so it keeps
-    // every address inside its aligned block of 2^(M + B) cells.
-    int64_t block = int64_t(1) << (sw->perElement + sw->swizzleLen);
-    int64_t rounded;
-    if (addOverflows(cells, block - 1, rounded))
-      return INT64_MAX;
-    cells = rounded / block * block;
-  }
-  return elementBytes(type, cells);
+  return elementBytes(type, reach.count(kDefaultAxis));
 }
 
 int64_t axe::getCellsOn(BufferType type, const TargetAxis &axis) {
-  auto ranges = getAxisRanges(type.getLayout().tile());
-  int64_t elements = reachOn(ranges, axis.name);
+  int64_t elements = BufferReach(type).count(axis.name);
   if (axis.cellBits == 0)
     return elements;
   int64_t bits;
@@ -171,12 +159,11 @@ int64_t axe::getFootprintBytes(BufferType type,
   std::optional<PartitionAxes> axes = getPartitionAxes(type.getMemorySpace());
   if (!space || !space->isPartitioned() || !axes)
     return getFootprintBytes(type);
-  auto ranges = getAxisRanges(type.getLayout().tile());
-  if (!axes->bank.empty() && space->banks > 0 &&
-      ranges.count(axes->bank.str())) {
+  BufferReach reach(type);
+  if (!axes->bank.empty() && space->banks > 0 && reach.uses(axes->bank)) {
     // Whole banks: the free axis stays inside each (getFreeAxisBytes).
     int64_t bytes;
-    if (mulOverflows(reachOn(ranges, axes->bank), space->bytesPerBank(), bytes))
+    if (mulOverflows(reach.count(axes->bank), space->bytesPerBank(), bytes))
       return INT64_MAX;
     return bytes;
   }
@@ -195,8 +182,7 @@ int64_t axe::getFreeAxisBytes(BufferType type,
       return INT64_MAX;
     return bytes;
   }
-  return elementBytes(
-      type, reachOn(getAxisRanges(type.getLayout().tile()), axes->free));
+  return elementBytes(type, BufferReach(type).count(axes->free));
 }
 
 namespace {

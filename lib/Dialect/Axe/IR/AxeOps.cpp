@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Layout/SwizzleAlgebra.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -329,7 +330,10 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
     if (kind != ScopeKind::Mesh)
       return error() << "is distributed over device axis '" << owner->axis
                      << "'; only an operator at mesh scope can own it";
-    auto ranges = getAxisRanges(type.getLayout().tile());
+    Result<std::map<std::string, AxisReach>> reach =
+        axisReach(type.getLayout());
+    if (!reach)
+      return error() << "cannot be placed: " << reach.message();
     for (const std::string &axis : getPlacementAxes(type.getLayout().tile())) {
       if (!isDeviceAxis(axis))
         continue;
@@ -347,7 +351,7 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
         return error() << "is placed on device axis '" << axis << "', which "
                        << mesh << " does not have";
       }
-      auto [lo, hi] = ranges[axis];
+      auto [lo, hi] = (*reach)[axis];
       if (lo < 0 || hi >= *extent)
         return error() << "places data on " << axis << " " << lo << ".." << hi
                        << ", but the mesh has extent " << *extent << " on "
@@ -378,14 +382,11 @@ LogicalResult axe::detail::verifyOperatorOp(Operation *op) {
   return success();
 }
 
-/// "layouts X and Y have the same map", deciding through the library.
+/// Whether two layouts have the same map; a diagnostic when the library
+/// cannot decide.
 static FailureOr<bool> sameMap(Operation *op, const Layout &a,
                                const Layout &b) {
-  if (a.swizzle() != b.swizzle())
-    return false;
-  if (a.size() != b.size())
-    return false;
-  Result<bool> equal = equivalent(a.tile(), b.tile());
+  Result<bool> equal = equivalent(a, b);
   if (!equal)
     return op->emitOpError()
            << "cannot decide whether " << a.str() << " and " << b.str()
@@ -621,7 +622,9 @@ LogicalResult KernelOp::verifyRegions() {
       return owner->emitOpError()
              << "uses " << space << " memory, which " << target->name
              << " does not have (it has " << target->memorySpaceNames() << ")";
-    auto ranges = getAxisRanges(layout.tile());
+    Result<std::map<std::string, AxisReach>> reach = axisReach(layout);
+    if (!reach)
+      return owner->emitOpError() << reach.message();
     for (const std::string &axis : getPlacementAxes(layout.tile())) {
       if (isDeviceAxis(axis))
         continue;
@@ -629,7 +632,7 @@ LogicalResult KernelOp::verifyRegions() {
         return owner->emitOpError()
                << "places data on axis '" << axis << "', which " << target->name
                << " does not have (its axes: " << target->axisNames() << ")";
-      auto [lo, hi] = ranges[axis];
+      auto [lo, hi] = (*reach)[axis];
       auto extent = extents.find(axis);
       if (extent == extents.end()) {
         if (failed(checkTargetAxis(owner, buffer, axis, lo, hi)))
@@ -648,7 +651,7 @@ LogicalResult KernelOp::verifyRegions() {
     const TargetMemorySpace *capacity =
         target ? target->findMemorySpace(space) : nullptr;
     if (axes && !axes->bank.empty() && capacity && capacity->banks > 0 &&
-        ranges.count(axes->bank.str())) {
+        reach->count(axes->bank.str())) {
       int64_t bytes = getFreeAxisBytes(buffer, *target);
       if (bytes > capacity->bytesPerBank())
         return owner->emitOpError()
@@ -1017,14 +1020,7 @@ Result<BufferType> SliceOp::inferResultType(Value source,
 Result<Layout> SliceOp::computeLayout(BufferType source,
                                       llvm::ArrayRef<SliceStart> starts,
                                       llvm::ArrayRef<int64_t> lengths) {
-  Layout layout = source.getLayout();
-  Result<TileLayout> tile =
-      slice(layout.tile(), source.getShape(), starts, lengths);
-  if (!tile)
-    return tile.takeFailure();
-  if (const std::optional<Swizzle> &sw = layout.swizzle())
-    return Layout(*sw, *tile);
-  return Layout(*tile);
+  return slice(source.getLayout(), source.getShape(), starts, lengths);
 }
 
 /// "[0, 128) x [a multiple of 8, +32)" for diagnostics (the region is inside

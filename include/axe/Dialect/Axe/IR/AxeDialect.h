@@ -62,11 +62,6 @@ std::optional<ScopeKind> getAxisScope(llvm::StringRef axis);
 /// stride != 0 (shard and replica) and non-zero offsets. Sorted by name.
 llvm::SmallVector<std::string, 4> getPlacementAxes(const TileLayout &layout);
 
-/// The smallest and largest coordinate a layout reaches on each axis it
-/// mentions (offset included).
-std::map<std::string, std::pair<int64_t, int64_t>>
-getAxisRanges(const TileLayout &layout);
-
 /// Bytes of `space` the layout occupies: (largest m coordinate + 1) times the
 /// element size, the swizzle's blocks included. 0 for layouts not on m.
 /// Saturates at INT64_MAX instead of wrapping.
