@@ -9,12 +9,132 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
+
 using namespace axe;
 using namespace axe::tool;
+namespace cl = llvm::cl;
 
 /// The most placements apply lists: beyond this the output is unreadable and
 /// the run slow.
 static constexpr int64_t kEnumerationLimit = int64_t(1) << 20;
+
+//===----------------------------------------------------------------------===//
+// Subcommands and their options
+//===----------------------------------------------------------------------===//
+
+cl::OptionCategory &tool::toolCategory() {
+  static cl::OptionCategory category("axe-layout options");
+  return category;
+}
+
+// The subcommands come first: the options below name them.
+static cl::SubCommand canonCmd("canon", "Canonical form of a layout; with "
+                                        "--target, thread axes fused");
+static cl::SubCommand applyCmd("apply",
+                               "Physical placements of logical coordinates");
+static cl::SubCommand inverseCmd("inverse",
+                                 "The logical coordinate of a placement");
+static cl::SubCommand spanCmd("span", "Span of the layout on each axis");
+static cl::SubCommand groupCmd("group",
+                               "Split the shard into one block per dim");
+static cl::SubCommand tileCmd("tile", "Tile INNER by the grid OUTER");
+static cl::SubCommand tileOfCmd("tile-of",
+                                "Recover the grid (or the tile) of a tiling");
+static cl::SubCommand sliceCmd("slice", "Layout of a region of the tile");
+static cl::SubCommand directSumCmd("direct-sum",
+                                   "Direct sum A (+) B (tiling without "
+                                   "span scaling)");
+static cl::SubCommand equivCmd("equiv",
+                               "Whether two layouts have the same map");
+static cl::SubCommand showCmd("show", "Draw a layout as an SVG grid");
+
+static cl::list<std::string> oneLayout(cl::Positional, cl::desc("LAYOUT"),
+                                       cl::sub(canonCmd), cl::sub(applyCmd),
+                                       cl::sub(inverseCmd), cl::sub(spanCmd),
+                                       cl::sub(groupCmd), cl::sub(sliceCmd),
+                                       cl::sub(showCmd),
+                                       cl::cat(toolCategory()));
+static cl::list<std::string> tileLayouts(cl::Positional,
+                                         cl::desc("INNER OUTER"),
+                                         cl::sub(tileCmd),
+                                         cl::cat(toolCategory()));
+static cl::list<std::string> tileOfLayouts(cl::Positional,
+                                           cl::desc("LAYOUT INNER|OUTER"),
+                                           cl::sub(tileOfCmd),
+                                           cl::cat(toolCategory()));
+static cl::list<std::string> twoLayouts(cl::Positional, cl::desc("A B"),
+                                        cl::sub(directSumCmd),
+                                        cl::sub(equivCmd),
+                                        cl::cat(toolCategory()));
+
+static cl::opt<std::string>
+    shapeOpt("shape",
+             cl::desc("Logical shape of LAYOUT, row-major; where it is "
+                      "optional, the default is the layout's size in one dim"),
+             cl::value_desc("8x16"), cl::sub(applyCmd), cl::sub(inverseCmd),
+             cl::sub(groupCmd), cl::sub(tileOfCmd), cl::sub(sliceCmd),
+             cl::sub(showCmd), cl::cat(toolCategory()));
+static cl::opt<bool>
+    rawOpt("raw", cl::desc("Print the result as computed, not canonicalized"),
+           cl::ValueDisallowed, cl::sub(tileCmd), cl::sub(tileOfCmd),
+           cl::sub(sliceCmd), cl::sub(directSumCmd), cl::cat(toolCategory()));
+static cl::opt<std::string>
+    targetOpt("target",
+              cl::desc("Fuse thread axes as the target defines them "
+                       "(sm_80, sm_90, sm_100a, cpu)"),
+              cl::value_desc("sm_90"), cl::sub(canonCmd),
+              cl::cat(toolCategory()));
+static cl::opt<std::string> applyAtOpt("at",
+                                       cl::desc("Only this logical coordinate"),
+                                       cl::value_desc("2,9"), cl::sub(applyCmd),
+                                       cl::cat(toolCategory()));
+static cl::opt<std::string>
+    inverseAtOpt("at", cl::desc("The physical coordinate to invert (required)"),
+                 cl::value_desc("laneid=8,warpid=6,m=1"), cl::sub(inverseCmd),
+                 cl::cat(toolCategory()));
+static cl::opt<std::string> innerShapeOpt("inner-shape",
+                                          cl::desc("Logical shape of the tile"),
+                                          cl::value_desc("2x4"),
+                                          cl::sub(tileCmd), cl::sub(tileOfCmd),
+                                          cl::cat(toolCategory()));
+static cl::opt<std::string>
+    outerShapeOpt("outer-shape", cl::desc("Logical shape of the grid of tiles"),
+                  cl::value_desc("8x8"), cl::sub(tileCmd), cl::sub(tileOfCmd),
+                  cl::cat(toolCategory()));
+static cl::opt<std::string> regionOpt(
+    "region",
+    cl::desc("Region per dim, comma-separated: LO:HI, LO:+LEN, or "
+             "NAME*ALIGN:+LEN for a start known only to be a multiple of "
+             "ALIGN (required)"),
+    cl::value_desc("0:128,32:96"), cl::sub(sliceCmd), cl::cat(toolCategory()));
+static cl::opt<std::string> aShapeOpt("a-shape",
+                                      cl::desc("Logical shape of A (required)"),
+                                      cl::value_desc("2x2"),
+                                      cl::sub(directSumCmd),
+                                      cl::cat(toolCategory()));
+static cl::opt<std::string> bShapeOpt("b-shape",
+                                      cl::desc("Logical shape of B (required)"),
+                                      cl::value_desc("2x2"),
+                                      cl::sub(directSumCmd),
+                                      cl::cat(toolCategory()));
+static cl::opt<std::string> outputOpt("o",
+                                      cl::desc("Where to write the SVG "
+                                               "(required)"),
+                                      cl::value_desc("out.svg"),
+                                      cl::sub(showCmd),
+                                      cl::cat(toolCategory()));
+static cl::opt<std::string>
+    dtypeOpt("dtype",
+             cl::desc("Element type, for the shared-memory bank of an m "
+                      "coordinate (default f16)"),
+             cl::value_desc("f16"), cl::sub(showCmd), cl::cat(toolCategory()));
+static cl::opt<std::string>
+    colorOpt("color",
+             cl::desc("Color cells by owning thread (owner), by bank (bank), "
+                      "or by whichever the layout suggests (auto, default)"),
+             cl::value_desc("auto|owner|bank"), cl::sub(showCmd),
+             cl::cat(toolCategory()));
 
 Answer tool::layoutAnswer(std::string layout) {
   Answer answer;
@@ -62,23 +182,22 @@ static void writeImage(llvm::json::OStream &o, const Coord &c,
 }
 
 /// The layout answer of an operation result: canonical unless --raw.
-static Answer resultAnswer(const Invocation &inv, const Layout &layout) {
-  return layoutAnswer(inv.has("--raw") ? layout.str()
-                                       : canonicalize(layout).str());
+static Answer resultAnswer(const Layout &layout) {
+  return layoutAnswer(rawOpt ? layout.str() : canonicalize(layout).str());
 }
 
 //===----------------------------------------------------------------------===//
 // canon
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runCanon(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runCanon(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
   Layout canon = canonicalize(*layout);
-  if (!inv.has("--target"))
+  if (!targetOpt.getNumOccurrences())
     return layoutAnswer(canon.str());
-  Result<Layout> fused = fuseForTarget(canon, inv.get("--target"));
+  Result<Layout> fused = fuseForTarget(canon, targetOpt);
   if (!fused)
     return fused.takeFailure();
   return layoutAnswer(fused->str());
@@ -125,17 +244,16 @@ static Answer applyAnswer(Shape shape, std::vector<ApplyEntry> entries,
   return answer;
 }
 
-static Result<Answer> runApply(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runApply(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape =
-      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  Result<Shape> shape = admittedShape(shapeOpt, layout->tile(), "the layout");
   if (!shape)
     return shape.takeFailure();
   int64_t first = 0, count = layout->size();
-  if (inv.has("--at")) {
-    Result<Shape> at = parseIntList(inv.get("--at"), "--at");
+  if (applyAtOpt.getNumOccurrences()) {
+    Result<Shape> at = parseIntList(applyAtOpt, "--at");
     if (!at)
       return at.takeFailure();
     Result<int64_t> flat = flattenCoord(*at, *shape);
@@ -162,15 +280,14 @@ static Result<Answer> runApply(const Invocation &inv) {
 // inverse
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runInverse(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runInverse(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape =
-      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  Result<Shape> shape = admittedShape(shapeOpt, layout->tile(), "the layout");
   if (!shape)
     return shape.takeFailure();
-  Result<Coord> at = parseCoord(inv.get("--at"), "--at");
+  Result<Coord> at = parseCoord(inverseAtOpt, "--at");
   if (!at)
     return at.takeFailure();
   Result<int64_t> flat = layout->inverse(*at);
@@ -191,8 +308,8 @@ static Result<Answer> runInverse(const Invocation &inv) {
 // span
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runSpan(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runSpan(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
   std::vector<std::pair<std::string, int64_t>> spans;
@@ -214,11 +331,11 @@ static Result<Answer> runSpan(const Invocation &inv) {
 // group
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runGroup(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runGroup(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape = parseShape(inv.get("--shape"), "--shape");
+  Result<Shape> shape = parseShape(shapeOpt, "--shape");
   if (!shape)
     return shape.takeFailure();
   Result<GroupedLayout> grouped = group(layout->tile(), *shape);
@@ -255,45 +372,45 @@ struct LayoutPair {
 };
 } // namespace
 
-static Result<LayoutPair> parsePair(const Invocation &inv,
+static Result<LayoutPair> parsePair(llvm::ArrayRef<std::string> layouts,
                                     llvm::StringRef firstName,
-                                    llvm::StringRef firstShape,
+                                    const cl::opt<std::string> &firstShape,
                                     llvm::StringRef secondName,
-                                    llvm::StringRef secondShape) {
-  Result<Layout> a = parseLayoutArg(inv.positionals[0], firstName);
+                                    const cl::opt<std::string> &secondShape) {
+  Result<Layout> a = parseLayoutArg(layouts[0], firstName);
   if (!a)
     return a.takeFailure();
-  Result<Layout> b = parseLayoutArg(inv.positionals[1], secondName);
+  Result<Layout> b = parseLayoutArg(layouts[1], secondName);
   if (!b)
     return b.takeFailure();
-  Result<Shape> sa = admittedShape(inv, firstShape, a->tile(), firstName);
+  Result<Shape> sa = admittedShape(firstShape, a->tile(), firstName);
   if (!sa)
     return sa.takeFailure();
-  Result<Shape> sb = admittedShape(inv, secondShape, b->tile(), secondName);
+  Result<Shape> sb = admittedShape(secondShape, b->tile(), secondName);
   if (!sb)
     return sb.takeFailure();
   return LayoutPair{*a, *b, *sa, *sb};
 }
 
 /// Fails when `layout` (argument `what`) is swizzled where `role` cannot be.
-static Result<bool> requireUnswizzled(const Invocation &inv,
+static Result<bool> requireUnswizzled(llvm::StringRef command,
                                       const Layout &layout,
                                       llvm::StringRef what,
                                       llvm::StringRef role) {
   if (!layout.isSwizzled())
     return true;
-  return fail((inv.command + ": " + what + " is swizzled, but " + role +
+  return fail((command + ": " + what + " is swizzled, but " + role +
                " must be a plain tile layout")
                   .str());
 }
 
-static Result<Answer> runTile(const Invocation &inv) {
+static Result<Answer> runTile(llvm::ArrayRef<std::string> layouts) {
   Result<LayoutPair> p =
-      parsePair(inv, "INNER", "--inner-shape", "OUTER", "--outer-shape");
+      parsePair(layouts, "INNER", innerShapeOpt, "OUTER", outerShapeOpt);
   if (!p)
     return p.takeFailure();
   if (Result<bool> ok =
-          requireUnswizzled(inv, p->second, "OUTER", "the grid of tiles");
+          requireUnswizzled("tile", p->second, "OUTER", "the grid of tiles");
       !ok)
     return ok.takeFailure();
   // A swizzled atom is tiled copy by copy (SwizzleAlgebra.h).
@@ -301,20 +418,20 @@ static Result<Answer> runTile(const Invocation &inv) {
                                         p->second.tile(), p->secondShape);
   if (!out)
     return out.takeFailure();
-  return resultAnswer(inv, *out);
+  return resultAnswer(*out);
 }
 
-static Result<Answer> runTileOf(const Invocation &inv) {
-  bool recoverInner = inv.has("--outer-shape");
-  if (recoverInner == inv.has("--inner-shape"))
+static Result<Answer> runTileOf(llvm::ArrayRef<std::string> layouts) {
+  bool recoverInner = outerShapeOpt.getNumOccurrences();
+  if (recoverInner == bool(innerShapeOpt.getNumOccurrences()))
     return fail("tile-of takes exactly one of --inner-shape (the second "
                 "layout is the tile; prints the outer layout) and "
                 "--outer-shape (the second layout is the grid; prints the "
                 "inner layout)");
   llvm::StringRef given = recoverInner ? "OUTER" : "INNER";
   Result<LayoutPair> p =
-      parsePair(inv, "LAYOUT", "--shape", given,
-                recoverInner ? "--outer-shape" : "--inner-shape");
+      parsePair(layouts, "LAYOUT", shapeOpt, given,
+                recoverInner ? outerShapeOpt : innerShapeOpt);
   if (!p)
     return p.takeFailure();
   if (!recoverInner) {
@@ -322,34 +439,35 @@ static Result<Answer> runTileOf(const Invocation &inv) {
         swizzledTileOf(p->first, p->firstShape, p->second, p->secondShape);
     if (!outer)
       return outer.takeFailure();
-    return resultAnswer(inv, *outer);
+    return resultAnswer(*outer);
   }
   for (auto [layout, what] :
        {std::pair(&p->first, "LAYOUT"), std::pair(&p->second, "OUTER")})
-    if (Result<bool> ok =
-            requireUnswizzled(inv, *layout, what, "with --outer-shape, it");
+    if (Result<bool> ok = requireUnswizzled("tile-of", *layout, what,
+                                            "with --outer-shape, it");
         !ok)
       return ok.takeFailure();
   Result<TileLayout> inner = tileOfOuter(p->first.tile(), p->firstShape,
                                          p->second.tile(), p->secondShape);
   if (!inner)
     return inner.takeFailure();
-  return resultAnswer(inv, *inner);
+  return resultAnswer(*inner);
 }
 
-static Result<Answer> runDirectSum(const Invocation &inv) {
-  Result<LayoutPair> p = parsePair(inv, "A", "--a-shape", "B", "--b-shape");
+static Result<Answer> runDirectSum(llvm::ArrayRef<std::string> layouts) {
+  Result<LayoutPair> p = parsePair(layouts, "A", aShapeOpt, "B", bShapeOpt);
   if (!p)
     return p.takeFailure();
   for (auto [layout, what] :
        {std::pair(&p->first, "A"), std::pair(&p->second, "B")})
-    if (Result<bool> ok = requireUnswizzled(inv, *layout, what, what); !ok)
+    if (Result<bool> ok = requireUnswizzled("direct-sum", *layout, what, what);
+        !ok)
       return ok.takeFailure();
   Result<TileLayout> out = directSum(p->first.tile(), p->firstShape,
                                      p->second.tile(), p->secondShape);
   if (!out)
     return out.takeFailure();
-  return resultAnswer(inv, *out);
+  return resultAnswer(*out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -436,21 +554,20 @@ static Result<Region> parseRegion(llvm::StringRef text,
   return region;
 }
 
-static Result<Answer> runSlice(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runSlice(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape =
-      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  Result<Shape> shape = admittedShape(shapeOpt, layout->tile(), "the layout");
   if (!shape)
     return shape.takeFailure();
-  Result<Region> region = parseRegion(inv.get("--region"), *shape);
+  Result<Region> region = parseRegion(regionOpt, *shape);
   if (!region)
     return region.takeFailure();
   Result<Layout> out = slice(*layout, *shape, region->starts, region->lengths);
   if (!out)
     return out.takeFailure();
-  Answer answer = resultAnswer(inv, *out);
+  Answer answer = resultAnswer(*out);
   for (auto [d, start] : llvm::enumerate(region->starts))
     if (!start.known)
       answer.text += "note: at run time, add the placement of the start of "
@@ -464,11 +581,11 @@ static Result<Answer> runSlice(const Invocation &inv) {
 // equiv
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runEquiv(const Invocation &inv) {
-  Result<Layout> a = parseLayoutArg(inv.positionals[0], "A");
+static Result<Answer> runEquiv(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> a = parseLayoutArg(layouts[0], "A");
   if (!a)
     return a.takeFailure();
-  Result<Layout> b = parseLayoutArg(inv.positionals[1], "B");
+  Result<Layout> b = parseLayoutArg(layouts[1], "B");
   if (!b)
     return b.takeFailure();
   Result<bool> same = equivalent(*a, *b);
@@ -487,29 +604,28 @@ static Result<Answer> runEquiv(const Invocation &inv) {
 // show
 //===----------------------------------------------------------------------===//
 
-static Result<Answer> runShow(const Invocation &inv) {
-  Result<Layout> layout = parseLayoutArg(inv.positionals[0], "LAYOUT");
+static Result<Answer> runShow(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> layout = parseLayoutArg(layouts[0], "LAYOUT");
   if (!layout)
     return layout.takeFailure();
-  Result<Shape> shape =
-      admittedShape(inv, "--shape", layout->tile(), "the layout");
+  Result<Shape> shape = admittedShape(shapeOpt, layout->tile(), "the layout");
   if (!shape)
     return shape.takeFailure();
   SvgOptions options;
-  if (inv.has("--dtype")) {
-    Result<int> bytes = dtypeBytes(inv.get("--dtype"));
+  if (dtypeOpt.getNumOccurrences()) {
+    Result<int> bytes = dtypeBytes(dtypeOpt);
     if (!bytes)
       return bytes.takeFailure();
     options.elemBytes = *bytes;
-    options.dtype = inv.get("--dtype").str();
+    options.dtype = dtypeOpt;
   }
-  if (inv.has("--color"))
-    options.color = inv.get("--color").str();
+  if (colorOpt.getNumOccurrences())
+    options.color = colorOpt;
   std::string summary;
   Result<std::string> svg = renderSvg(*layout, *shape, options, &summary);
   if (!svg)
     return svg.takeFailure();
-  std::string path = inv.get("-o").str();
+  std::string path = outputOpt;
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec)
@@ -533,60 +649,65 @@ static Result<Answer> runShow(const Invocation &inv) {
 // The table
 //===----------------------------------------------------------------------===//
 
-const std::vector<CommandSpec> &tool::commands() {
-  static const std::vector<CommandSpec> table = {
-      {"canon",
-       "canon LAYOUT [--target sm_80|sm_90|sm_100a]",
+const std::vector<Command> &tool::commands() {
+  static const std::vector<Command> table = {
+      {&canonCmd,
+       "canon LAYOUT [--target sm_80|sm_90|sm_100a|cpu]",
+       std::addressof(oneLayout),
        1,
        {},
-       {"--target"},
        runCanon},
-      {"apply",
+      {&applyCmd,
        "apply LAYOUT --shape 8x16 [--at 2,9]",
+       std::addressof(oneLayout),
        1,
        {},
-       {"--shape", "--at"},
        runApply},
-      {"inverse",
+      {&inverseCmd,
        "inverse LAYOUT --shape 8x16 --at laneid=8,warpid=6,m=1",
+       std::addressof(oneLayout),
        1,
-       {"--at"},
-       {"--shape"},
+       {&inverseAtOpt},
        runInverse},
-      {"span", "span LAYOUT", 1, {}, {}, runSpan},
-      {"group", "group LAYOUT --shape 6x5", 1, {"--shape"}, {}, runGroup},
-      {"tile",
+      {&spanCmd, "span LAYOUT", std::addressof(oneLayout), 1, {}, runSpan},
+      {&groupCmd,
+       "group LAYOUT --shape 6x5",
+       std::addressof(oneLayout),
+       1,
+       {&shapeOpt},
+       runGroup},
+      {&tileCmd,
        "tile INNER OUTER --inner-shape 2x4 --outer-shape 8x8 [--raw]",
+       std::addressof(tileLayouts),
        2,
-       {"--inner-shape", "--outer-shape"},
-       {"--raw"},
+       {&innerShapeOpt, &outerShapeOpt},
        runTile},
-      {"tile-of",
+      {&tileOfCmd,
        "tile-of LAYOUT INNER --shape 16x32 --inner-shape 2x4 [--raw]\n"
        "  tile-of LAYOUT OUTER --shape 16x32 --outer-shape 8x8 [--raw]",
+       std::addressof(tileOfLayouts),
        2,
-       {"--shape"},
-       {"--inner-shape", "--outer-shape", "--raw"},
+       {&shapeOpt},
        runTileOf},
-      {"slice",
+      {&sliceCmd,
        "slice LAYOUT --shape 128x128 --region 0:128,32:96 [--raw]",
+       std::addressof(oneLayout),
        1,
-       {"--shape", "--region"},
-       {"--raw"},
+       {&shapeOpt, &regionOpt},
        runSlice},
-      {"direct-sum",
+      {&directSumCmd,
        "direct-sum A B --a-shape 2x2 --b-shape 2x2 [--raw]",
+       std::addressof(twoLayouts),
        2,
-       {"--a-shape", "--b-shape"},
-       {"--raw"},
+       {&aShapeOpt, &bShapeOpt},
        runDirectSum},
-      {"equiv", "equiv A B", 2, {}, {}, runEquiv},
-      {"show",
+      {&equivCmd, "equiv A B", std::addressof(twoLayouts), 2, {}, runEquiv},
+      {&showCmd,
        "show LAYOUT --shape 8x16 -o out.svg [--dtype f16] "
        "[--color auto|owner|bank]",
+       std::addressof(oneLayout),
        1,
-       {"-o"},
-       {"--shape", "--dtype", "--color"},
+       {&outputOpt},
        runShow},
   };
   return table;

@@ -1,9 +1,9 @@
-//===- Driver.h - Command table and helpers of axe-layout -------*- C++ -*-===//
+//===- Driver.h - Subcommands and helpers of axe-layout ---------*- C++ -*-===//
 //
-// axe-layout parses its own command line (so that every failure, including a
-// missing argument, can be reported as {"error": ...} under --json) and runs
-// one subcommand. A subcommand computes an Answer; main prints it as text or
-// JSON.
+// axe-layout parses its command line with llvm::cl, one cl::SubCommand per
+// operation, and runs the chosen one. A subcommand computes an Answer; main
+// prints it as text or JSON, and prints every failure (a command line cl
+// rejects included) as 'error: ...' or {"error": ...}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,26 +13,14 @@
 #include "axe/Layout/Swizzle.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/JSON.h"
 
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
 namespace axe::tool {
-
-/// The parsed command line: a subcommand, its positional arguments and its
-/// options ("--shape" -> "8x16"; flags map to "").
-struct Invocation {
-  std::string command;
-  std::vector<std::string> positionals;
-  std::map<std::string, std::string> options;
-  bool json = false;
-
-  bool has(llvm::StringRef name) const { return options.count(name.str()); }
-  llvm::StringRef get(llvm::StringRef name) const;
-};
 
 /// What a subcommand answers: a text form and a JSON form of the same thing.
 /// The JSON writer emits exactly one object, keys in the documented order.
@@ -48,18 +36,30 @@ std::string jsonSafe(std::string text);
 /// The answer {"layout": text} printed as the text itself.
 Answer layoutAnswer(std::string layout);
 
-/// One subcommand: its positional arguments and the options it accepts.
-struct CommandSpec {
-  llvm::StringLiteral name;
+/// One subcommand. Its options are cl::opts of its cl::SubCommand, defined
+/// next to its run function (Commands.cpp); some are shared by several
+/// subcommands, so which of them a subcommand needs is checked here, not by
+/// cl::Required.
+struct Command {
+  llvm::cl::SubCommand *sub;
+  /// "apply LAYOUT --shape 8x16 [--at 2,9]", for usage lines in errors.
   llvm::StringLiteral synopsis;
-  unsigned numPositionals;
-  std::vector<llvm::StringLiteral> required;
-  std::vector<llvm::StringLiteral> optional;
-  Result<Answer> (*run)(const Invocation &);
+  /// The positional layout arguments, and how many the subcommand takes.
+  llvm::cl::list<std::string> *layouts;
+  unsigned numLayouts;
+  std::vector<const llvm::cl::opt<std::string> *> required;
+  Result<Answer> (*run)(llvm::ArrayRef<std::string> layouts);
 };
 
-/// Every subcommand, in the order the usage text lists them.
-const std::vector<CommandSpec> &commands();
+/// Every subcommand, in the order the help lists them.
+const std::vector<Command> &commands();
+
+/// The category of axe-layout's own options: help lists only these (and
+/// cl's generic ones such as --help).
+llvm::cl::OptionCategory &toolCategory();
+
+/// "--shape", "-o": an option as it is written on the command line.
+std::string optionName(const llvm::cl::Option &option);
 
 //===----------------------------------------------------------------------===//
 // Argument parsing (Parsing.cpp)
@@ -77,7 +77,7 @@ Result<Shape> parseIntList(llvm::StringRef text, llvm::StringRef what);
 Result<Coord> parseCoord(llvm::StringRef text, llvm::StringRef what);
 /// The shape given by `option`, or the 1-D shape {size} when it is absent;
 /// fails when the layout does not admit it.
-Result<Shape> admittedShape(const Invocation &inv, llvm::StringRef option,
+Result<Shape> admittedShape(const llvm::cl::opt<std::string> &option,
                             const TileLayout &layout, llvm::StringRef what);
 
 /// Rewrites hierarchical thread axes into their parent axes as `target`

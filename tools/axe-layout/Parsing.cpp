@@ -11,9 +11,8 @@
 using namespace axe;
 using namespace axe::tool;
 
-llvm::StringRef Invocation::get(llvm::StringRef name) const {
-  auto it = options.find(name.str());
-  return it == options.end() ? llvm::StringRef() : llvm::StringRef(it->second);
+std::string tool::optionName(const llvm::cl::Option &option) {
+  return (option.ArgStr.size() == 1 ? "-" : "--") + option.ArgStr.str();
 }
 
 std::string tool::jsonSafe(std::string text) {
@@ -98,16 +97,17 @@ Result<Coord> tool::parseCoord(llvm::StringRef text, llvm::StringRef what) {
   return out;
 }
 
-Result<Shape> tool::admittedShape(const Invocation &inv, llvm::StringRef option,
+Result<Shape> tool::admittedShape(const llvm::cl::opt<std::string> &option,
                                   const TileLayout &layout,
                                   llvm::StringRef what) {
-  if (!inv.has(option))
+  if (!option.getNumOccurrences())
     return Shape{layout.size()};
-  Result<Shape> shape = parseShape(inv.get(option), option);
+  std::string name = optionName(option);
+  Result<Shape> shape = parseShape(option, name);
   if (!shape)
     return shape;
   if (!layout.admits(*shape))
-    return fail(("shape " + shapeStr(*shape) + " (" + option + ") has " +
+    return fail(("shape " + shapeStr(*shape) + " (" + name + ") has " +
                  std::to_string(*shapeSize(*shape)) + " elements but " + what +
                  " has " + std::to_string(layout.size()))
                     .str());
