@@ -283,15 +283,6 @@ std::optional<int64_t> ScopeAttr::getMeshExtent(llvm::StringRef axis) const {
   return std::nullopt;
 }
 
-int64_t ScopeAttr::getNumDevices() const {
-  // Saturates: a mesh that large is not a real machine, but must not wrap.
-  int64_t n = 1;
-  for (int64_t extent : getMeshShape())
-    if (mulOverflows(n, extent, n))
-      return INT64_MAX;
-  return n;
-}
-
 //===----------------------------------------------------------------------===//
 // Target
 //===----------------------------------------------------------------------===//

@@ -114,11 +114,6 @@ int64_t BufferType::getNumElements() const {
   return n ? *n : INT64_MAX;
 }
 
-BufferType BufferType::cloneWithLayout(LayoutAttrInterface layout) const {
-  return BufferType::get(getContext(), getShape(), getElementType(), layout,
-                         getMemorySpace());
-}
-
 BufferType BufferType::cloneWith(llvm::ArrayRef<int64_t> shape,
                                  LayoutAttrInterface layout) const {
   return BufferType::get(getContext(), shape, getElementType(), layout,

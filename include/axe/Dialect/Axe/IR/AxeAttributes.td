@@ -106,8 +106,6 @@ def Axe_ScopeAttr : Axe_Attr<"Scope"> {
     bool isMesh() const { return getKind() == ::axe::ScopeKind::Mesh; }
     /// The extent of a mesh axis, if this mesh has it.
     std::optional<int64_t> getMeshExtent(::llvm::StringRef axis) const;
-    /// The number of devices of a mesh (1 for other scopes).
-    int64_t getNumDevices() const;
   }];
 }
 

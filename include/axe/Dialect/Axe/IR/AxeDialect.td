@@ -49,8 +49,6 @@ def Axe_Dialect : Dialect {
     void registerAttributes();
     void registerTypes();
     void registerOps();
-
-  public:
   }];
 }
 

@@ -76,8 +76,6 @@ def Axe_KernelOp : Axe_Op<"kernel", [
     /// The kernel's target, or the enclosing module's; null when neither
     /// names one.
     ::axe::TargetAttr getEffectiveTarget();
-    /// Warps per CTA for a target with `warpSize` lanes per warp.
-    int64_t getNumWarps(int64_t warpSize) { return getThreads() / warpSize; }
     /// CTAs per cluster (1 without a cluster).
     int64_t getClusterSize();
   }];

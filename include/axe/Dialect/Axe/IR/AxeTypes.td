@@ -63,8 +63,6 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
     unsigned getElementBitWidth() const {
       return getElementType().getIntOrFloatBitWidth();
     }
-    /// The same buffer with another layout (which must admit the shape).
-    BufferType cloneWithLayout(::axe::LayoutAttrInterface layout) const;
     /// The same buffer with another shape and layout.
     BufferType cloneWith(::llvm::ArrayRef<int64_t> shape,
                          ::axe::LayoutAttrInterface layout) const;
