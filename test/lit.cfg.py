@@ -31,7 +31,6 @@ tools = [
     "axe-layout",
     "axe-lsp-server",
     "axe-opt",
-    "axe-trn-sim",
     "mlir-opt",
     "mlir-runner",
     "mlir-translate",
