@@ -3,9 +3,9 @@
 
 fuzz/corpus/layout/: every layout the lit tests and the dialect tests write
 (quoted calculator arguments, #axe.layout<...> bodies).
-fuzz/corpus/opt/: every test/Dialect, test/Transforms and test/Integration
-input split at `// -----`, without comment lines (RUN, CHECK, expected-*),
-which the parser skips anyway.
+fuzz/corpus/opt/: every test/Dialect, test/Transforms, test/Conversion and
+test/Integration input split at `// -----`, without comment lines (RUN,
+CHECK, expected-*), which the parser skips anyway.
 
 Files are named by the SHA-1 of their content, as libFuzzer names the
 inputs it adds, so re-running only adds what is new. Regressions (inputs
@@ -40,7 +40,7 @@ def layouts():
 
 
 def kernels():
-    for sub in ("Dialect", "Transforms", "Integration"):
+    for sub in ("Dialect", "Transforms", "Conversion", "Integration"):
         for path in sorted((root / "test" / sub).rglob("*.mlir")):
             for chunk in path.read_text().split("// -----"):
                 lines = [l for l in chunk.splitlines()

@@ -171,7 +171,7 @@ func.func @fill_in_warp_dependent_loop(%v: f32) {
 
 // An asynchronous copy per warp: it has completed when the loop over warps
 // is done, so its token's uses get a placeholder token, which
-// convert-axe-to-cpu removes with the wait (test/Transforms/cpu-tokens.mlir).
+// convert-axe-to-cpu removes with the wait (cpu-tokens.mlir).
 // CHECK-LABEL: func @copy_async_per_warp
 // CHECK: %[[T:.*]] = builtin.unrealized_conversion_cast to !axe.token
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %c4 step

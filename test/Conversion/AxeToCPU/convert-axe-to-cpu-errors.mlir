@@ -1,0 +1,93 @@
+// RUN: axe-opt %s --convert-axe-to-cpu -split-input-file -verify-diagnostics
+
+// What convert-axe-to-cpu refuses: IR that axe-dispatch{target=cpu} has not
+// finished with, and kernels whose structure a CTA running as one CPU thread
+// cannot reproduce. (Outside a function: alloc-outside-function.mlir; warp
+// specializations whose partitions cannot run round by round:
+// dispatch-cpu-warp-specialize.mlir.)
+
+!g = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, global>
+!s = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+
+func.func @not_dispatched(%A: memref<4x4xf32>) {
+  axe.kernel grid [1] threads 32 {
+    %s = axe.alloc : !s
+    %a = axe.view %A[0, 0] : memref<4x4xf32> -> !g
+    // expected-error @+1 {{collective operator left for convert-axe-to-cpu; run axe-dispatch{target=cpu} first}}
+    axe.copy %a to %s at cta : !g to !s
+  }
+  return
+}
+
+
+// -----
+
+!s = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+!flat = memref<?xf32, strided<[1], offset: ?>>
+
+// A thread coordinate outside an operator: the CTA's one CPU thread has none.
+func.func @lane_outside_operator(%v: f32) {
+  axe.kernel grid [1] threads 32 {
+    %s = axe.alloc : !s
+    %m = builtin.unrealized_conversion_cast %s : !s to !flat
+    // expected-error @+1 {{axis 'laneid' has no value on the CPU target: a CTA runs as one CPU thread, so only grid coordinates exist outside operators}}
+    %l = axe.axis_id laneid
+    memref.store %v, %m[%l] : !flat
+  }
+  return
+}
+
+// -----
+
+!s = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
+
+// A buffer used by something other than the schedules' casts: its memory
+// cannot be given to that use.
+func.func private @sink(!s)
+func.func @buffer_escapes() {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{buffer still used after dispatch: "func.call"}}
+    %s = axe.alloc : !s
+    func.call @sink(%s) : (!s) -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @partitions_disagree() {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{the partitions reach different numbers of CTA barriers (1 and 2 synchronization points), so they cannot run round by round}}
+    axe.warp_specialize {
+      axe.partition warps [0, 1) {
+        axe.barrier at cta
+      }
+      axe.partition warps [1, 2) {
+        axe.barrier at cta
+        axe.barrier at cta
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @loop_against_barrier(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  axe.kernel grid [1] threads 64 {
+    axe.warp_specialize {
+      axe.partition warps [0, 1) {
+        axe.barrier at cta
+      }
+      axe.partition warps [1, 2) {
+        // expected-error @+1 {{the partitions reach this loop where another reaches a barrier with CTA barriers; they cannot run round by round}}
+        scf.for %k = %c0 to %n step %c1 {
+          axe.barrier at cta
+        }
+      }
+    }
+  }
+  return
+}
