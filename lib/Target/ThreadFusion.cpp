@@ -7,8 +7,12 @@
 
 using namespace axe;
 
+/// Whether `axis` is one a target without warpgroups cannot have: the
+/// warpgroup axes of any target (an axis name means one thing everywhere).
 static bool isWarpgroupAxis(llvm::StringRef axis) {
-  return axis == "wgid" || axis == "wid_in_wg" || axis == "tid_in_wg";
+  const TargetAxis *a = findAxisOnAnyTarget(axis);
+  return a && (a->role == AxisRole::Warpgroup ||
+               a->scope == ExecutionScope::Warpgroup);
 }
 
 Result<Layout> axe::fuseThreadAxesFor(const Layout &layout,
@@ -24,13 +28,8 @@ Result<Layout> axe::fuseThreadAxesFor(const Layout &layout,
         return fail(target.name.str() +
                     " has no warpgroups, but the layout uses axis '" + axis +
                     "'");
-  // Without warpgroups no warpgroup axis remains, so the warpgroup size is
-  // never consulted; the default keeps the hierarchy well formed.
-  ThreadHierarchy hierarchy{target.warpSize,
-                            target.hasWarpgroups()
-                                ? target.warpsPerWarpgroup
-                                : ThreadHierarchy{}.warpsPerWarpgroup};
-  Result<TileLayout> fused = fuseThreadAxes(canonical.tile(), hierarchy);
+  Result<TileLayout> fused =
+      fuseThreadAxes(canonical.tile(), target.threadHierarchy());
   if (!fused)
     return fused.takeFailure();
   TileLayout tile = canonicalize(*fused);
