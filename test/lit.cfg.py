@@ -31,6 +31,7 @@ tools = [
     "axe-layout",
     "axe-lsp-server",
     "axe-opt",
+    "lli",
     "mlir-opt",
     "mlir-runner",
     "mlir-translate",

@@ -38,11 +38,48 @@ void resolveCasts(Value buffer, Value memory) {
   }
 }
 
+/// A cluster only groups CTAs that the hardware runs together. On the CPU
+/// each CTA still runs as its own thread, so a kernel whose CTAs only use
+/// their place in the cluster runs unchanged; what needs the CTAs of a
+/// cluster to run together is refused: distributed shared memory (a layout
+/// on a cluster axis) and operators or barriers at cluster scope.
+LogicalResult checkClusterIndependent(KernelOp kernel) {
+  if (kernel.getClusterSize() <= 1)
+    return success();
+  auto isClusterAxis = [](StringRef axis) {
+    return axis == "cbx" || axis == "cby" || axis == "cbz";
+  };
+  WalkResult walk = kernel.getBody().walk([&](Operation *op) {
+    for (NamedAttribute attr : op->getAttrs())
+      if (auto scope = dyn_cast<ScopeAttr>(attr.getValue());
+          scope && scope.getKind() == ScopeKind::Cluster) {
+        op->emitError("runs at cluster scope, which the CPU target cannot "
+                      "do: each CTA of a cluster runs as its own CPU thread");
+        return WalkResult::interrupt();
+      }
+    for (Value v : op->getResults())
+      if (auto type = dyn_cast<BufferType>(v.getType()))
+        for (const std::string &axis : type.getLayout().tile().axes())
+          if (isClusterAxis(axis)) {
+            op->emitError() << "places data on cluster axis '" << axis
+                            << "' (distributed shared memory), which the CPU "
+                               "target cannot do: each CTA of a cluster runs "
+                               "as its own CPU thread";
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult lowerKernel(KernelOp kernel) {
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
-  if (kernel.getCluster() && kernel.getClusterSize() > 1)
-    return kernel.emitError("clusters do not exist on the CPU target");
+  if (failed(checkClusterIndependent(kernel)))
+    return failure();
+  ArrayRef<int64_t> cluster;
+  if (kernel.getCluster())
+    cluster = *kernel.getCluster();
   // Grid axes become loops; the grid runs as an scf.parallel so that CTAs
   // may run concurrently once a parallel runtime lowers it.
   SmallVector<Value> lbs, ubs, steps;
@@ -56,6 +93,7 @@ LogicalResult lowerKernel(KernelOp kernel) {
           b, loc, cast<IntegerAttr>(cast<Attribute>(g)).getInt()));
   }
   static const char *gridAxes[] = {"bx", "by", "bz"};
+  static const char *clusterAxes[] = {"cbx", "cby", "cbz"};
   if (ubs.size() > 3)
     return kernel.emitError("a grid has at most 3 dims");
   Block &body = kernel.getBody().front();
@@ -69,6 +107,16 @@ LogicalResult lowerKernel(KernelOp kernel) {
       for (unsigned d = 0; d < ubs.size(); ++d)
         if (axis == gridAxes[d]) {
           id.getResult().replaceAllUsesWith(ivs[d]);
+          id->erase();
+          return;
+        }
+      for (unsigned d = 0; d < cluster.size() && d < ubs.size(); ++d)
+        if (axis == clusterAxes[d]) {
+          // The CTA's place in its cluster: clusters tile the grid.
+          OpBuilder ib(id);
+          Value extent = indexConstant(ib, id.getLoc(), cluster[d]);
+          id.getResult().replaceAllUsesWith(
+              arith::RemUIOp::create(ib, id.getLoc(), ivs[d], extent));
           id->erase();
           return;
         }
@@ -416,14 +464,13 @@ struct ConvertAxeToCPUPass
 } // namespace
 
 void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
-  registerCPUSchedules();
+  registerCPUBackend();
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
   dispatch.vectorBits = options.vectorBits;
   pm.addPass(createAxeDispatch(dispatch));
   pm.addPass(createConvertAxeToCPU());
-  if (!options.stopBeforeLLVM)
-    addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
+  addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
 }
 
 namespace {
@@ -442,7 +489,7 @@ struct AxeToCPUPipelineOptions
 } // namespace
 
 void registerAxeToCPU() {
-  registerCPUSchedules();
+  registerCPUBackend();
   registerConvertAxeToCPU();
   registerAxeLowerAllocaScopes();
   static PassPipelineRegistration<AxeToCPUPipelineOptions> pipeline(

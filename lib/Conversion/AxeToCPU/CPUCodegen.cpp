@@ -1,6 +1,8 @@
 //===- CPUCodegen.cpp - Collective operators as CPU loops -----------------===//
 
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
+#include "axe/Codegen/ElementOps.h"
+#include "axe/Codegen/LoopNest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,122 +26,15 @@ struct Access {
   LayoutEmitter emitter;
 };
 
-/// Whether a vector of `elt` occupies memory exactly as that many scalar
-/// `elt`s do. A scalar takes its LLVM store size (whole bytes: an i1 is one
-/// byte, 0 or 1, as memref.load and memref.store read and write it), while
-/// a vector packs its elements bit by bit: <8 x i1> is one byte. Only
-/// element types of 8, 16, 32 or 64 bits agree, so the memory of every other
-/// type (i1, i4, i24, ...) is moved element by element by every schedule.
-bool vectorMatchesScalarMemory(Type elt) {
-  if (!elt.isIntOrFloat())
-    return elt.isIndex();
-  unsigned bits = elt.getIntOrFloatBitWidth();
-  return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+/// The run-time offset on m of a buffer, as vector legality needs it.
+DynamicOffset dynamicOffsetOf(const CPUBuffer &buf) {
+  return {bool(buf.extra.lookup(kDefaultAxis)), buf.extraAlignment};
 }
 
-int64_t lanesFor(Type elt, int64_t lanes32) {
-  unsigned bits = elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() : 64;
-  if (bits == 0 || lanes32 <= 1 || !vectorMatchesScalarMemory(elt))
-    return 1;
-  return std::max<int64_t>(1, lanes32 * 32 / std::max(8u, bits));
-}
-
-SmallVector<unsigned, 4> iota(unsigned n) {
-  SmallVector<unsigned, 4> v(n);
-  std::iota(v.begin(), v.end(), 0u);
-  return v;
-}
-
-/// Whether operand `k` reads or writes `lanes` consecutive steps of loop `v`
-/// as one contiguous run of memory, for every value of the other loops (and
-/// every replica when `replicas`). Swizzles keep runs of 2^M together, so a
-/// swizzled run must also start aligned.
 bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
                      const Access &acc, int64_t lanes, bool replicas) {
-  const SpaceLoop &loop = space.loops()[v];
-  if (lanes < 2 || loop.extent % lanes != 0 || !space.isLinear(loop.dim))
-    return false;
-  const LoopStep &step = loop.steps[k];
-  if (step.axis != kDefaultAxis || step.stride != 1)
-    return false;
-  const Layout &layout = acc.buffer->layout;
-  if (!layout.isSwizzled() || layout.swizzle()->isIdentity())
-    return true;
-  const Swizzle &sw = *layout.swizzle();
-  if (lanes > (int64_t(1) << sw.perElement))
-    return false;
-  auto aligned = [&](int64_t x) { return x % lanes == 0; };
-  if (!aligned(acc.emitter.grouped().layout.offset().get(kDefaultAxis)))
-    return false;
-  for (unsigned l = 0; l < space.loops().size(); ++l) {
-    const LoopStep &s = space.loops()[l].steps[k];
-    if (l != v && s.axis == kDefaultAxis && !aligned(s.stride))
-      return false;
-  }
-  if (replicas)
-    for (const Iter &it : acc.emitter.grouped().layout.replica())
-      if (it.axis == kDefaultAxis && !aligned(it.stride))
-        return false;
-  if (acc.buffer->extra.lookup(kDefaultAxis) &&
-      (acc.buffer->extraAlignment == 0 || !aligned(acc.buffer->extraAlignment)))
-    return false;
-  return true;
-}
-
-/// Whether operand `k` does not move along loop `v` (a broadcast read).
-bool constantAlong(const IterSpace &space, unsigned v, unsigned k) {
-  const SpaceLoop &loop = space.loops()[v];
-  return space.isLinear(loop.dim) && loop.steps[k].stride == 0;
-}
-
-/// Emits one scf.for per loop in `order` (outermost first), skipping loops of
-/// extent 1; `ivs` holds each loop's induction variable (null when absent).
-void emitNest(OpBuilder &b, Location loc, const IterSpace &space,
-              ArrayRef<unsigned> order, SmallVectorImpl<Value> &ivs,
-              function_ref<void(OpBuilder &)> body) {
-  if (order.empty()) {
-    body(b);
-    return;
-  }
-  unsigned l = order.front();
-  int64_t extent = space.loops()[l].extent;
-  if (extent == 1) {
-    ivs[l] = Value();
-    emitNest(b, loc, space, order.drop_front(), ivs, body);
-    return;
-  }
-  scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                     indexConstant(b, loc, extent), indexConstant(b, loc, 1),
-                     ValueRange(),
-                     [&](OpBuilder &nb, Location, Value iv, ValueRange) {
-                       ivs[l] = iv;
-                       emitNest(nb, loc, space, order.drop_front(), ivs, body);
-                       scf::YieldOp::create(nb, loc);
-                     });
-}
-
-/// Like emitNest, carrying one value through the loops (a reduction).
-Value emitCarryNest(OpBuilder &b, Location loc, const IterSpace &space,
-                    ArrayRef<unsigned> order, SmallVectorImpl<Value> &ivs,
-                    Value init, function_ref<Value(OpBuilder &, Value)> body) {
-  if (order.empty())
-    return body(b, init);
-  unsigned l = order.front();
-  int64_t extent = space.loops()[l].extent;
-  if (extent == 1) {
-    ivs[l] = Value();
-    return emitCarryNest(b, loc, space, order.drop_front(), ivs, init, body);
-  }
-  auto loop = scf::ForOp::create(
-      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, extent),
-      indexConstant(b, loc, 1), ValueRange{init},
-      [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-        ivs[l] = iv;
-        Value next = emitCarryNest(nb, loc, space, order.drop_front(), ivs,
-                                   args[0], body);
-        scf::YieldOp::create(nb, loc, next);
-      });
-  return loop.getResult(0);
+  return axe::contiguousAlong(space, v, k, lanes, replicas,
+                              dynamicOffsetOf(*acc.buffer));
 }
 
 /// The flat address of operand `k`'s first placement (no replica) at `ivs`.
@@ -163,24 +58,12 @@ void forEachAddress(OpBuilder &b, Location loc, const IterSpace &space,
 
 Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
            int64_t lanes) {
-  if (lanes <= 1)
-    return memref::LoadOp::create(b, loc, buf.memory, ValueRange{addr});
-  assert(vectorMatchesScalarMemory(buf.elementType) &&
-         "lanesFor keeps these element types scalar");
-  return vector::LoadOp::create(b, loc,
-                                VectorType::get({lanes}, buf.elementType),
-                                buf.memory, ValueRange{addr});
+  return loadCPUElements(b, loc, buf.memory, addr, buf.elementType, lanes);
 }
 
 void store(OpBuilder &b, Location loc, const CPUBuffer &buf, Value value,
            Value addr) {
-  if (isa<VectorType>(value.getType())) {
-    assert(vectorMatchesScalarMemory(buf.elementType) &&
-           "lanesFor keeps these element types scalar");
-    vector::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
-  } else {
-    memref::StoreOp::create(b, loc, value, buf.memory, ValueRange{addr});
-  }
+  storeCPUElements(b, loc, value, buf.memory, addr);
 }
 
 Value splat(OpBuilder &b, Location loc, Value scalar, int64_t lanes) {
@@ -197,22 +80,6 @@ Result<Access> makeAccess(const CPUBuffer &buf) {
   if (!buf.memory)
     return fail("buffer has no storage");
   return Access{&buf, *em};
-}
-
-/// Moves loop `from` to the end of the loop list, keeping the others in
-/// order; the caller's indices past `from` shift down by one.
-void moveToEnd(IterSpace &space, unsigned from) {
-  auto loops = space.loops();
-  std::rotate(loops.begin() + from, loops.begin() + from + 1, loops.end());
-}
-
-SmallVector<unsigned> allLoopsExcept(const IterSpace &space,
-                                     ArrayRef<unsigned> skip) {
-  SmallVector<unsigned> order;
-  for (unsigned l = 0; l < space.loops().size(); ++l)
-    if (!llvm::is_contained(skip, l))
-      order.push_back(l);
-  return order;
 }
 
 //===----------------------------------------------------------------------===//
@@ -281,112 +148,25 @@ CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
 
 } // namespace
 
-//===----------------------------------------------------------------------===//
-// Element helpers
-//===----------------------------------------------------------------------===//
-
-Value castElements(OpBuilder &b, Location loc, Value v, Type elementType) {
-  Type from = getElementTypeOrSelf(v.getType());
-  if (from == elementType)
-    return v;
-  Type to = elementType;
-  if (auto vt = dyn_cast<VectorType>(v.getType()))
-    to = VectorType::get(vt.getShape(), elementType);
-  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(elementType);
-  if (fromFloat && toFloat) {
-    unsigned fromBits = from.getIntOrFloatBitWidth(),
-             toBits = elementType.getIntOrFloatBitWidth();
-    // Floats of one width with different formats (bf16 and f16, the fp8
-    // variants) are neither an extension nor a truncation of each other:
-    // go through f32, which holds every value of both exactly.
-    if (fromBits == toBits && fromBits < 32)
-      return castElements(b, loc, castElements(b, loc, v, b.getF32Type()),
-                          elementType);
-    if (fromBits < toBits)
-      return arith::ExtFOp::create(b, loc, to, v);
-    return arith::TruncFOp::create(b, loc, to, v);
-  }
-  if (!fromFloat && toFloat)
-    return arith::SIToFPOp::create(b, loc, to, v);
-  if (fromFloat && !toFloat)
-    return arith::FPToSIOp::create(b, loc, to, v);
-  if (from.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(b, loc, to, v);
-  return arith::TruncIOp::create(b, loc, to, v);
+Value loadCPUElements(OpBuilder &b, Location loc, Value memory, Value addr,
+                      Type elementType, int64_t lanes) {
+  if (lanes <= 1)
+    return memref::LoadOp::create(b, loc, memory, ValueRange{addr});
+  assert(vectorMatchesScalarMemory(elementType) &&
+         "lanesFor keeps these element types scalar");
+  return vector::LoadOp::create(b, loc, VectorType::get({lanes}, elementType),
+                                memory, ValueRange{addr});
 }
 
-Value reductionIdentity(OpBuilder &b, Location loc, Combiner kind,
-                        Type elementType) {
-  if (auto ft = dyn_cast<FloatType>(elementType)) {
-    const llvm::fltSemantics &sem = ft.getFloatSemantics();
-    APFloat value = APFloat::getZero(sem);
-    switch (kind) {
-    case Combiner::Sum:
-      break;
-    case Combiner::Prod:
-      value = APFloat::getOne(sem);
-      break;
-    case Combiner::Max:
-      value = APFloat::getInf(sem, /*Negative=*/true);
-      break;
-    case Combiner::Min:
-      value = APFloat::getInf(sem, /*Negative=*/false);
-      break;
-    }
-    return arith::ConstantOp::create(b, loc, ft, b.getFloatAttr(ft, value));
+void storeCPUElements(OpBuilder &b, Location loc, Value value, Value memory,
+                      Value addr) {
+  if (isa<VectorType>(value.getType())) {
+    assert(vectorMatchesScalarMemory(getElementTypeOrSelf(value.getType())) &&
+           "lanesFor keeps these element types scalar");
+    vector::StoreOp::create(b, loc, value, memory, ValueRange{addr});
+  } else {
+    memref::StoreOp::create(b, loc, value, memory, ValueRange{addr});
   }
-  unsigned bits = elementType.getIntOrFloatBitWidth();
-  APInt value(bits, 0);
-  switch (kind) {
-  case Combiner::Sum:
-    break;
-  case Combiner::Prod:
-    value = APInt(bits, 1);
-    break;
-  case Combiner::Max:
-    value = APInt::getSignedMinValue(bits);
-    break;
-  case Combiner::Min:
-    value = APInt::getSignedMaxValue(bits);
-    break;
-  }
-  return arith::ConstantOp::create(b, loc, elementType,
-                                   b.getIntegerAttr(elementType, value));
-}
-
-Value combine(OpBuilder &b, Location loc, Combiner kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
-  switch (kind) {
-  case Combiner::Sum:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
-                   : Value(arith::AddIOp::create(b, loc, x, y));
-  case Combiner::Prod:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
-                   : Value(arith::MulIOp::create(b, loc, x, y));
-  case Combiner::Max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                   : Value(arith::MaxSIOp::create(b, loc, x, y));
-  case Combiner::Min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
-                   : Value(arith::MinSIOp::create(b, loc, x, y));
-  }
-  llvm_unreachable("reduce kind");
-}
-
-static vector::CombiningKind combiningKind(Combiner kind, bool isFloat) {
-  switch (kind) {
-  case Combiner::Sum:
-    return vector::CombiningKind::ADD;
-  case Combiner::Prod:
-    return vector::CombiningKind::MUL;
-  case Combiner::Max:
-    return isFloat ? vector::CombiningKind::MAXIMUMF
-                   : vector::CombiningKind::MAXSI;
-  case Combiner::Min:
-    return isFloat ? vector::CombiningKind::MINIMUMF
-                   : vector::CombiningKind::MINSI;
-  }
-  llvm_unreachable("reduce kind");
 }
 
 namespace {
@@ -399,13 +179,22 @@ int64_t elementBytes(Type t) {
                           : 8;
 }
 
+/// The stack bytes already taken in a scope. allocScratch puts every
+/// allocation (stack or heap) at the start of the scope's block, so only that
+/// leading run is read: scanning the whole block per allocation was
+/// quadratic in a kernel of thousands of operators.
 int64_t allocaBytes(Region &region) {
   int64_t bytes = 0;
-  for (Operation &op : region.front())
-    if (auto a = dyn_cast<memref::AllocaOp>(op))
-      if (a.getType().hasStaticShape())
-        bytes += a.getType().getNumElements() *
-                 elementBytes(a.getType().getElementType());
+  for (Operation &op : region.front()) {
+    if (isa<memref::AllocOp>(op))
+      continue;
+    auto a = dyn_cast<memref::AllocaOp>(op);
+    if (!a)
+      break;
+    if (a.getType().hasStaticShape())
+      bytes += a.getType().getNumElements() *
+               elementBytes(a.getType().getElementType());
+  }
   return bytes;
 }
 } // namespace

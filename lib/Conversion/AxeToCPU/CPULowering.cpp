@@ -77,7 +77,13 @@ void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
   // Strided metadata expands into affine.apply, which lower-affine lowers.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  // Each scf.for lowering splits its block; with rollback enabled the
+  // conversion records every op the split moves, which is quadratic in the
+  // ops of one block (a kernel of 10k copies took 3.6 GB). Nothing here
+  // needs rollback: the patterns always apply.
+  SCFToControlFlowPassOptions scfToCF;
+  scfToCF.allowPatternRollback = false;
+  pm.addPass(createSCFToControlFlowPass(scfToCF));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // The copy schedules transpose tiles in registers; one shuffle per
   // transpose lets LLVM pick the x86 unpack/permute sequence.

@@ -7,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Codegen/ElementOps.h"
+#include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Axe/Transforms/Schedule.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 
-#include <mutex>
 #include <numeric>
 
 using namespace mlir;
@@ -181,6 +181,10 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
 
 namespace {
 
+/// Every CPU schedule runs on any CPU target; the vector unit is in the
+/// context.
+TargetPredicate cpuTargets() { return targetKind(TargetKind::CPU); }
+
 //===----------------------------------------------------------------------===//
 // Shared match steps
 //===----------------------------------------------------------------------===//
@@ -198,7 +202,7 @@ ScheduleMatch matchCommon(Operation *op) {
   for (Value v : cast<OperatorOpInterface>(op).getBufferOperands())
     if (auto ok = canGetCPUBuffer(v, instanceScope); !ok)
       return ScheduleMatch::decline(ok.message());
-  return ScheduleMatch::accept();
+  return ScheduleMatch::accept(*plan);
 }
 
 /// The body of a CPU schedule: lowers the operator it is given (inside the
@@ -210,10 +214,11 @@ using CPUBody = std::function<LogicalResult(
 /// scope (docs/CPUExecutionModel.md).
 Schedule::RewriteFn perInstance(CPUBody body) {
   return [body](Operation *op, const ScheduleContext &ctx,
-                RewriterBase &rw) -> LogicalResult {
-    auto plan = planInstanceLoop(op);
+                const std::any &matchPlan, RewriterBase &rw) -> LogicalResult {
+    // The loop over instances was planned by matchCommon.
+    const auto *plan = std::any_cast<InstanceLoopPlan>(&matchPlan);
     if (!plan)
-      return op->emitError() << plan.message();
+      return op->emitError("CPU schedule rewrite without its match's plan");
     return emitInstanceLoop(op, *plan, rw,
                             [&](Operation *inner, const CPUInstance *inst) {
                               return body(inner, ctx, rw, inst);
@@ -223,8 +228,8 @@ Schedule::RewriteFn perInstance(CPUBody body) {
 
 CPUCodegenOptions optionsFor(const ScheduleContext &ctx, bool vectorize) {
   CPUCodegenOptions o;
-  o.vectorLanes32 = vectorize ? ctx.vectorLanes32 : 1;
-  o.vectorRegisters = ctx.vectorRegisters;
+  o.vectorLanes32 = vectorize ? ctx.options.vectorLanes32 : 1;
+  o.vectorRegisters = ctx.options.vectorRegisters;
   o.transposeVectors = vectorize;
   return o;
 }
@@ -276,16 +281,15 @@ template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
         rw.eraseOp(raw);
         return success();
       });
-  return [body](Operation *op, const ScheduleContext &ctx,
+  return [body](Operation *op, const ScheduleContext &ctx, const std::any &plan,
                 RewriterBase &rw) -> LogicalResult {
     if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
       replaceToken(cast<CopyAsyncOp>(op), rw);
-    return body(op, ctx, rw);
+    return body(op, ctx, plan, rw);
   };
 }
 
-template <typename OpTy>
-ScheduleMatch matchCopy(Operation *raw, bool vectorize) {
+template <typename OpTy> ScheduleMatch matchCopy(Operation *raw) {
   ScheduleMatch m = matchCommon(raw);
   if (!m.accepted())
     return m;
@@ -294,25 +298,24 @@ ScheduleMatch matchCopy(Operation *raw, bool vectorize) {
   auto t = cast<BufferType>(op.getTarget().getType());
   if (s.getShape() != t.getShape())
     return ScheduleMatch::decline("source and target shapes differ");
-  (void)vectorize;
-  return ScheduleMatch::accept();
+  return m;
 }
 
 template <typename OpTy>
 void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
   (void)r.add(
-      {"cpu.copy", opName.str(), "cpu", 10,
+      {"cpu.copy", opName.str(), cpuTargets(), 10,
        "loops from the common refinement of both layouts; vector loads and "
        "stores where both sides are contiguous on m, an in-register "
        "transpose where they are contiguous along different loops",
        [](Operation *op, const ScheduleContext &) {
-         return matchCopy<OpTy>(op, true);
+         return matchCopy<OpTy>(op);
        },
        copyRewrite<OpTy>(true)});
-  (void)r.add({"cpu.copy.scalar", opName.str(), "cpu", 0,
+  (void)r.add({"cpu.copy.scalar", opName.str(), cpuTargets(), 0,
                "one scalar load and store per element (and replica)",
                [](Operation *op, const ScheduleContext &) {
-                 return matchCopy<OpTy>(op, false);
+                 return matchCopy<OpTy>(op);
                },
                copyRewrite<OpTy>(false)});
 }
@@ -344,7 +347,7 @@ LogicalResult rewriteGemm(Operation *raw, const ScheduleContext &ctx,
 
 void addGemmSchedules(ScheduleRegistry &r) {
   (void)r.add(
-      {"cpu.gemm.packed", "axe.gemm", "cpu", 10,
+      {"cpu.gemm.packed", "axe.gemm", cpuTargets(), 10,
        "packs A and B into f32 panels by layout copies, then a register-"
        "blocked vector FMA micro-kernel; C unpacked to its layout",
        [](Operation *op, const ScheduleContext &) {
@@ -362,14 +365,14 @@ void addGemmSchedules(ScheduleRegistry &r) {
            return ScheduleMatch::decline(
                "the packed kernel accumulates in f32; an f64 accumulator "
                "needs cpu.gemm.naive");
-         return ScheduleMatch::accept();
+         return m;
        },
        perInstance([](Operation *op, const ScheduleContext &ctx,
                       RewriterBase &rw, const CPUInstance *inst) {
          return rewriteGemm(op, ctx, rw, inst, true);
        })});
   (void)r.add(
-      {"cpu.gemm.naive", "axe.gemm", "cpu", 0,
+      {"cpu.gemm.naive", "axe.gemm", cpuTargets(), 0,
        "a scalar loop nest on the layouts, accumulating in C's type",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
        perInstance([](Operation *op, const ScheduleContext &ctx,
@@ -381,20 +384,6 @@ void addGemmSchedules(ScheduleRegistry &r) {
 //===----------------------------------------------------------------------===//
 // reduce / fill / elementwise
 //===----------------------------------------------------------------------===//
-
-Combiner combinerOf(ReduceKind kind) {
-  switch (kind) {
-  case ReduceKind::Sum:
-    return Combiner::Sum;
-  case ReduceKind::Max:
-    return Combiner::Max;
-  case ReduceKind::Min:
-    return Combiner::Min;
-  case ReduceKind::Prod:
-    return Combiner::Prod;
-  }
-  llvm_unreachable("reduce kind");
-}
 
 LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
                             RewriterBase &rw, const CPUInstance *inst,
@@ -414,7 +403,7 @@ LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
 
 void addReduceFillElementwise(ScheduleRegistry &r) {
   (void)r.add(
-      {"cpu.reduce", "axe.reduce", "cpu", 10,
+      {"cpu.reduce", "axe.reduce", cpuTargets(), 10,
        "kept dims outside, reduced dims inside with the accumulator in "
        "registers; vectorized along a contiguous kept or reduced loop",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
@@ -423,7 +412,7 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
          return rewriteReduce(op, ctx, rw, inst, true);
        })});
   (void)r.add(
-      {"cpu.reduce.scalar", "axe.reduce", "cpu", 0,
+      {"cpu.reduce.scalar", "axe.reduce", cpuTargets(), 0,
        "the same loops without vectors",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
        perInstance([](Operation *op, const ScheduleContext &ctx,
@@ -431,7 +420,7 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
          return rewriteReduce(op, ctx, rw, inst, false);
        })});
   (void)r.add(
-      {"cpu.fill", "axe.fill", "cpu", 10,
+      {"cpu.fill", "axe.fill", cpuTargets(), 10,
        "stores of the value at every placement, vectorized where contiguous",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
        perInstance([](Operation *raw, const ScheduleContext &ctx,
@@ -447,7 +436,7 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
          return success();
        })});
   (void)r.add(
-      {"cpu.elementwise", "axe.elementwise", "cpu", 10,
+      {"cpu.elementwise", "axe.elementwise", cpuTargets(), 10,
        "the body cloned per element, or per vector when it is arith/math "
        "only and every operand is contiguous along one loop",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
@@ -479,15 +468,11 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
 
 } // namespace
 
-void registerCPUSchedules() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    ScheduleRegistry &r = ScheduleRegistry::global();
-    addCopySchedules<CopyOp>(r, "axe.copy");
-    addCopySchedules<CopyAsyncOp>(r, "axe.copy_async");
-    addGemmSchedules(r);
-    addReduceFillElementwise(r);
-  });
+void addCPUSchedules(ScheduleRegistry &r) {
+  addCopySchedules<CopyOp>(r, "axe.copy");
+  addCopySchedules<CopyAsyncOp>(r, "axe.copy_async");
+  addGemmSchedules(r);
+  addReduceFillElementwise(r);
 }
 
 } // namespace axe

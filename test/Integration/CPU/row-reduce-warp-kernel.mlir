@@ -3,12 +3,13 @@
 // them in per-warp registers, reduce each row to its maximum and compute
 // exp(x - max). On the CPU every warp-scope operator becomes a loop over the
 // warps and each warp's registers are its own copy (docs/CPUExecutionModel.md).
-// main (appended inside the kernel's module) checks every element of both
-// outputs against a reference.
-// RUN: sed '$d' %axe_src_root/test/Dialect/Axe/kernels/row_reduce_warp.mlir > %t.mlir
-// RUN: cat %S/Inputs/row-reduce-warp-main.mlir >> %t.mlir
-// RUN: axe-opt %t.mlir --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// main (Inputs/, compiled separately and linked) checks every element of
+// both outputs against a reference.
+// RUN: axe-opt %axe_src_root/test/Dialect/Axe/kernels/row_reduce_warp.mlir --axe-to-cpu \
+// RUN:   | mlir-translate --mlir-to-llvmir -o %t.kernel.ll
+// RUN: axe-opt %S/Inputs/row-reduce-warp-main.mlir --axe-to-cpu | mlir-translate --mlir-to-llvmir -o %t.main.ll
+// RUN: lli -O2 --dlopen=%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   --dlopen=%mlir_lib_dir/libmlir_c_runner_utils%shlibext --extra-module=%t.kernel.ll %t.main.ll \
 // RUN: | FileCheck %s
 
 // CHECK: row max mismatches: 0

@@ -131,12 +131,16 @@ emitInstanceLoop(mlir::Operation *op, const InstanceLoopPlan &plan,
                                                         const CPUInstance *)>
                      body);
 
-/// Registers the CPU schedules in ScheduleRegistry::global() (once).
-void registerCPUSchedules();
+class ScheduleRegistry;
+
+/// Adds the CPU schedules to `registry`.
+void addCPUSchedules(ScheduleRegistry &registry);
+
+/// Registers the CPU backend (its schedules, the dialects they emit and its
+/// TargetCodegen) for every dispatch pass created afterwards.
+void registerCPUBackend();
 
 struct AxeToCPUOptions {
-  /// Stop after dispatch and the structural conversion (no llvm).
-  bool stopBeforeLLVM = false;
   /// Vector width the schedules use, in bits; 0: the host's widest.
   int64_t vectorBits = 0;
   /// Run the grid's CTAs on every core through OpenMP (the program then
@@ -151,7 +155,7 @@ void buildAxeToCPUPipeline(mlir::OpPassManager &pm,
                            const AxeToCPUOptions &options = {});
 
 /// Registers the `axe-to-cpu` pipeline, convert-axe-to-cpu and the CPU
-/// schedules (for axe-opt and other drivers).
+/// backend (for axe-opt and other drivers).
 void registerAxeToCPU();
 
 } // namespace axe

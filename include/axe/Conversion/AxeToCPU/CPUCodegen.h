@@ -11,7 +11,8 @@
 #ifndef AXE_CONVERSION_AXETOCPU_CPUCODEGEN_H
 #define AXE_CONVERSION_AXETOCPU_CPUCODEGEN_H
 
-#include "axe/Dialect/Axe/Transforms/LayoutCodegen.h"
+#include "axe/Codegen/ElementOps.h"
+#include "axe/Conversion/AxeToCPU/CPUStorage.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
@@ -50,10 +51,6 @@ struct CPUCodegenOptions {
   /// vector width disables blocking.
   int64_t transposeBlock = 128;
 };
-
-/// How a reduction combines two elements (mirrors the dialect's reduce kinds;
-/// this file does not depend on the dialect).
-enum class Combiner { Sum, Max, Min, Prod };
 
 /// dst[x] = src[x] at every placement of dst (every replica), reading any one
 /// placement of src. Element types may differ (a cast is emitted).
@@ -122,16 +119,13 @@ Result<bool> emitElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Region &body,
                              const CPUCodegenOptions &opts = {});
 
-/// Converts a scalar or vector of one element type to another (ext, trunc,
-/// int <-> float); identity when equal.
-mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
-                         mlir::Type elementType);
-
-/// The identity of a reduction for an element type.
-mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
-                              Combiner kind, mlir::Type elementType);
-mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, Combiner kind,
-                    mlir::Value x, mlir::Value y);
+/// `lanes` elements (a scalar when 1) at element `addr` of the flat memref
+/// `memory`, and the store back.
+mlir::Value loadCPUElements(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value memory, mlir::Value addr,
+                            mlir::Type elementType, int64_t lanes);
+void storeCPUElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      mlir::Value memory, mlir::Value addr);
 
 /// Scratch memory of `size` elements for the duration of the enclosing
 /// allocation scope (a CTA: the kernel body or its alloca scope; else the

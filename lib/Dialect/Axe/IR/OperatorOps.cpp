@@ -139,11 +139,32 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
   return success();
 }
 
+/// A forced schedule names a schedule, per known target when a dictionary.
+static LogicalResult verifyScheduleChoice(Operation *op, Attribute choice) {
+  if (!choice)
+    return success();
+  if (auto name = dyn_cast<StringAttr>(choice)) {
+    if (name.getValue().empty())
+      return op->emitOpError() << "has an empty schedule name";
+    return success();
+  }
+  for (NamedAttribute entry : cast<DictionaryAttr>(choice)) {
+    StringRef target = entry.getName().getValue();
+    if (Result<const TargetDescription *> t = lookupTarget(target); !t)
+      return op->emitOpError() << "forces a schedule on " << t.message();
+    auto name = dyn_cast<StringAttr>(entry.getValue());
+    if (!name || name.getValue().empty())
+      return op->emitOpError()
+             << "schedule for target " << target
+             << " must be a non-empty schedule name, got " << entry.getValue();
+  }
+  return success();
+}
+
 LogicalResult axe::detail::verifyOperatorOp(Operation *op) {
   auto operator_ = cast<OperatorOpInterface>(op);
-  if (std::optional<llvm::StringRef> schedule = operator_.getSchedule())
-    if (schedule->empty())
-      return op->emitOpError() << "has an empty schedule name";
+  if (failed(verifyScheduleChoice(op, operator_.getScheduleAttr())))
+    return failure();
   ScopeAttr scope = operator_.getScope();
   if (failed(verifyScopeInContext(op, scope)))
     return failure();

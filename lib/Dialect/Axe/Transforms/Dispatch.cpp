@@ -1,16 +1,14 @@
 //===- Dispatch.cpp - axe-dispatch: rewrite operators with schedules ------===//
 
+#include "axe/Codegen/Schedule.h"
+#include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
-#include "axe/Dialect/Axe/Transforms/Schedule.h"
 #include "axe/Target/Target.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <map>
 
 namespace axe {
 #define GEN_PASS_DEF_AXEDISPATCH
@@ -25,45 +23,83 @@ namespace {
 struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
   using AxeDispatchBase::AxeDispatchBase;
 
-  /// The CPU schedules size vectors and register blocks from the target's
-  /// vector unit: the host's, or the width the pass option asks for.
-  LogicalResult fillVectorUnit(Operation *op, ScheduleContext &ctx) {
-    Result<const TargetDescription *> t = lookupTarget(ctx.target);
-    if (!t || !(*t)->vectorUnit)
-      return success();
-    Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
-    if (!unit)
-      return op->emitError() << "axe-dispatch vector-bits: " << unit.message();
-    ctx.vectorLanes32 = unit->lanes32();
-    ctx.vectorRegisters = unit->vectorRegisters;
+  AxeDispatchPass(const AxeDispatchOptions &options,
+                  std::shared_ptr<const ScheduleRegistry> schedules)
+      : AxeDispatchBase(options), schedules(std::move(schedules)) {}
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    for (const Backend *b : registeredBackends())
+      if (b->dependentDialects)
+        b->dependentDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *) override {
+    if (!schedules)
+      schedules = ScheduleRegistry::fromBackends();
     return success();
+  }
+
+  /// The context of every operator in one kernel (or outside any): built
+  /// once, from the target descriptions.
+  struct KernelContext {
+    ScheduleContext schedule;
+    std::unique_ptr<TargetCodegen> codegen;
+  };
+
+  FailureOr<KernelContext> buildContext(Operation *op) {
+    KernelContext kc;
+    ScheduleContext &ctx = kc.schedule;
+    TargetAttr sourceAttr = getTargetAttr(op);
+    std::string name = !target.empty() ? target
+                       : sourceAttr    ? sourceAttr.getName().str()
+                                       : std::string();
+    if (name.empty())
+      return op->emitError("no target to dispatch for: pass "
+                           "axe-dispatch{target=...} or put #axe.target<...> "
+                           "on the kernel or the module");
+    Result<const TargetDescription *> t = lookupTarget(name);
+    if (!t)
+      return op->emitError() << "axe-dispatch: " << t.message();
+    ctx.target = *t;
+    ctx.source = ctx.target;
+    if (sourceAttr)
+      if (Result<const TargetDescription *> s =
+              lookupTarget(sourceAttr.getName()))
+        ctx.source = *s;
+    // Vectors and register blocks are sized from the target's SIMD unit: the
+    // host's, or the width the pass option asks for.
+    if (ctx.target->vectorUnit) {
+      Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
+      if (!unit)
+        return op->emitError()
+               << "axe-dispatch vector-bits: " << unit.message();
+      ctx.options.vectorLanes32 = unit->lanes32();
+      ctx.options.vectorRegisters = unit->vectorRegisters;
+    }
+    if (const Backend *backend = findBackend(*ctx.target))
+      if (backend->codegen)
+        kc.codegen = backend->codegen(*ctx.target);
+    ctx.codegen = kc.codegen.get();
+    return kc;
   }
 
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](OperatorOpInterface op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    const ScheduleRegistry &registry = ScheduleRegistry::global();
+    std::map<Operation *, FailureOr<KernelContext>> contexts;
     bool ok = true;
     for (Operation *op : ops) {
-      ScheduleContext ctx;
-      if (!target.empty()) {
-        ctx.target = target;
-      } else if (TargetAttr t = getTargetAttr(op)) {
-        ctx.target = t.getName().str();
-      } else {
-        op->emitError(
-            "no target to dispatch for: pass axe-dispatch{target=...} "
-            "or put #axe.target<...> on the kernel or the module");
-        ok = false;
-        continue;
-      }
-      if (failed(fillVectorUnit(op, ctx))) {
+      Operation *kernel = op->getParentOfType<KernelOp>();
+      auto it = contexts.find(kernel);
+      if (it == contexts.end())
+        it = contexts.emplace(kernel, buildContext(op)).first;
+      if (failed(it->second)) {
         ok = false;
         continue;
       }
       // Keep going after a failure so every undispatchable op is reported.
-      if (failed(registry.dispatch(op, ctx, rewriter)))
+      if (failed(schedules->dispatch(op, it->second->schedule, rewriter)))
         ok = false;
       else
         ++numDispatched;
@@ -71,7 +107,16 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     if (!ok)
       signalPassFailure();
   }
+
+  std::shared_ptr<const ScheduleRegistry> schedules;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+createAxeDispatch(const AxeDispatchOptions &options,
+                  std::shared_ptr<const ScheduleRegistry> schedules) {
+  return std::make_unique<AxeDispatchPass>(options, std::move(schedules));
+}
+
 } // namespace axe

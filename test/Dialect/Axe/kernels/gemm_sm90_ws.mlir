@@ -9,7 +9,9 @@
 // asynchronous copies; warpgroups 1 and 2 (warps [4, 12)) each multiply
 // their 64-row half of the A tile with wgmma into a 64x128 register
 // accumulator. CTA barriers hand each stage from the producer to the
-// consumers. Clusters of 2 CTAs along M.
+// consumers. Clusters of 2 CTAs along M. The TMA and wgmma schedules are
+// forced for sm_90 only, so the same source runs on other targets (the CPU:
+// test/Integration/CPU/gemm-sm90-ws-kernel.mlir) with their own choices.
 
 #gA = #axe.layout<S[(128, 64) : (512, 1)]>
 #gB = #axe.layout<S[(128, 64) : (512, 1)]>
@@ -24,13 +26,13 @@
 // CHECK: axe.kernel grid [%{{.*}}, 8] threads 384 cluster [2, 1] {
 // CHECK: axe.warp_specialize {
 // CHECK: axe.partition warps [0, 4) {
-// CHECK: %[[T:.*]] = axe.copy_async %{{.*}} to %{{.*}} at warpgroup {schedule = "tma"}
+// CHECK: %[[T:.*]] = axe.copy_async %{{.*}} to %{{.*}} at warpgroup {schedule = {sm_90 = "tma"}}
 // CHECK: axe.wait %[[T]], %{{.*}} at warpgroup
 // CHECK: axe.barrier at cta
 // CHECK: axe.partition warps [4, 12) {
 // CHECK: %wgid = axe.axis_id wgid
 // CHECK: axe.slice %{{.*}} [%{{.*}}, 0] : !axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared> -> !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
-// CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warpgroup {schedule = "wgmma", transpose_b}
+// CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warpgroup {schedule = {sm_90 = "wgmma"}, transpose_b}
 // CHECK: axe.copy %{{.*}} to %{{.*}} at warpgroup
 module attributes {axe.target = #axe.target<"sm_90">} {
   func.func @gemm_sm90_ws(%A: memref<?x512xf16>, %B: memref<1024x512xf16>,
@@ -56,9 +58,9 @@ module attributes {axe.target = #axe.target<"sm_90">} {
                 -> !axe.buffer<128x64xf16, #gA, global>
             %gB = axe.view %B[%n0, %k] : memref<1024x512xf16>
                 -> !axe.buffer<128x64xf16, #gB, global>
-            %tA = axe.copy_async %gA to %sA at warpgroup {schedule = "tma"}
+            %tA = axe.copy_async %gA to %sA at warpgroup {schedule = {sm_90 = "tma"}}
                 : !axe.buffer<128x64xf16, #gA, global> to !axe.buffer<128x64xf16, #sw, shared>
-            %tB = axe.copy_async %gB to %sB at warpgroup {schedule = "tma"}
+            %tB = axe.copy_async %gB to %sB at warpgroup {schedule = {sm_90 = "tma"}}
                 : !axe.buffer<128x64xf16, #gB, global> to !axe.buffer<128x64xf16, #sw, shared>
             axe.wait %tA, %tB at warpgroup
             // Stage full: hand it to the consumers, then wait until they
@@ -78,7 +80,7 @@ module attributes {axe.target = #axe.target<"sm_90">} {
             axe.barrier at cta
             %a = axe.slice %sA[%row, 0]
                 : !axe.buffer<128x64xf16, #sw, shared> -> !axe.buffer<64x64xf16, #swHalf, shared>
-            axe.gemm %a, %sB into %acc at warpgroup {schedule = "wgmma", transpose_b}
+            axe.gemm %a, %sB into %acc at warpgroup {schedule = {sm_90 = "wgmma"}, transpose_b}
                 : !axe.buffer<64x64xf16, #swHalf, shared>, !axe.buffer<128x64xf16, #sw, shared>
                   into !axe.buffer<64x128xf32, #acc, reg>
             axe.barrier at cta

@@ -67,8 +67,9 @@ def Axe_OperatorOpInterface : OpInterface<"OperatorOpInterface"> {
   }];
   let methods = [
     InterfaceMethod<"The execution scope.", "::axe::ScopeAttr", "getScope">,
-    InterfaceMethod<"The schedule forced by `schedule = \"name\"`, if any.",
-      "::std::optional<::llvm::StringRef>", "getSchedule">,
+    InterfaceMethod<[{The schedule this op forces: `schedule = "name"` or
+      `schedule = {sm_90 = "name", ...}` (per target); null when none.}],
+      "::mlir::Attribute", "getScheduleAttr">,
     InterfaceMethod<"Every buffer operand, in operand order.",
       "::llvm::SmallVector<::mlir::Value>", "getBufferOperands", (ins), [{}],
       [{

@@ -9,6 +9,13 @@ include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+
+// A forced schedule: a name, or a dictionary from target name to schedule
+// name so that one kernel source names its choice per target.
+def Axe_ScheduleChoiceAttr : AnyAttrOf<[StrAttr, DictionaryAttr]> {
+  let summary = "schedule name, or dictionary from target name to schedule name";
+}
+
 class Axe_Op<string mnemonic, list<Trait> traits = []>
     : Op<Axe_Dialect, mnemonic, traits>;
 
@@ -302,14 +309,14 @@ def Axe_CopyOp : Axe_OperatorOp<"copy"> {
 
     ```mlir
     axe.copy %g to %s at cta : !axe.buffer<...global> to !axe.buffer<...shared>
-    axe.copy %g to %s at cta {schedule = "vectorized"} : ...
+    axe.copy %g to %s at cta {schedule = "cpu.copy"} : ...
     ```
   }];
   let arguments = (ins
     Arg<Axe_Buffer, "source", [MemRead]>:$source,
     Arg<Axe_Buffer, "target", [MemWrite]>:$target,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let assemblyFormat = [{
     $source `to` $target `at` custom<Scope>($scope) attr-dict
     `:` qualified(type($source)) `to` qualified(type($target))
@@ -337,7 +344,7 @@ def Axe_CopyAsyncOp : Axe_OperatorOp<"copy_async"> {
     Arg<Axe_Buffer, "source", [MemRead]>:$source,
     Arg<Axe_Buffer, "target", [MemWrite]>:$target,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let results = (outs Axe_Token:$token);
   let assemblyFormat = [{
     $source `to` $target `at` custom<Scope>($scope) attr-dict
@@ -373,7 +380,7 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let assemblyFormat = [{
     $a `,` $b `into` $c `at` custom<Scope>($scope) attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `into` qualified(type($c))
@@ -407,7 +414,7 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
     DenseI64ArrayAttr:$dims,
     UnitAttr:$accumulate,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let assemblyFormat = [{
     custom<ReduceKind>($kind) $source `into` $target `dims` $dims
     `at` custom<Scope>($scope)
@@ -430,7 +437,7 @@ def Axe_FillOp : Axe_OperatorOp<"fill", [
     Arg<Axe_Buffer, "target", [MemWrite]>:$target,
     AnyType:$value,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let assemblyFormat = [{
     $target `,` $value `at` custom<Scope>($scope) attr-dict `:` qualified(type($target))
   }];
@@ -464,7 +471,7 @@ def Axe_ElementwiseOp : Axe_OperatorOp<"elementwise", [
     Arg<Variadic<Axe_Buffer>, "inputs", [MemRead]>:$inputs,
     Arg<Variadic<Axe_Buffer>, "outputs", [MemWrite]>:$outputs,
     Axe_ScopeAttr:$scope,
-    OptionalAttr<StrAttr>:$schedule);
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`ins` `(` $inputs^ `:` qualified(type($inputs)) `)`)?

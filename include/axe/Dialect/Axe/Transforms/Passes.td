@@ -38,12 +38,16 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
   let summary = "Rewrite every collective operator with a registered schedule";
   let description = [{
     For every `axe.copy`, `axe.copy_async`, `axe.gemm`, `axe.reduce`,
-    `axe.fill` and `axe.elementwise`, picks a schedule from the registry
-    (`Schedule.h`) for the operator and the target, and lets it rewrite the
-    operator into lower-level IR (scf, arith, memref, vector, ... as the
-    target's schedules choose). The highest-priority schedule that accepts
-    the operator wins; `schedule = "name"` forces one. When none accepts,
-    the error lists every candidate with the reason it declined.
+    `axe.fill` and `axe.elementwise`, picks a schedule for the operator and
+    the target from the schedules of the registered backends
+    (`axe/Codegen/Schedule.h`), and lets it rewrite the operator into
+    lower-level IR (scf, arith, memref, vector, ... as the backend chooses;
+    the pass loads the dialects its backends declare). The highest-priority
+    schedule that applies to the target and accepts the operator wins.
+    `schedule = "name"` forces one; `schedule = {sm_90 = "tma"}` forces one
+    on the targets it names and leaves the others free, so one kernel source
+    serves several targets. When none accepts, the error lists every
+    candidate with the reason it declined.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -52,11 +56,6 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "CPU targets: the vector width in bits the schedules use (128, "
            "256, 512); 0: the host's widest (AVX-512, AVX2, ...)">
-  ];
-  let dependentDialects = [
-    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
-    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
-    "mlir::math::MathDialect"
   ];
   let statistics = [
     Statistic<"numDispatched", "dispatched-ops",

@@ -1,15 +1,16 @@
-//===- LayoutCodegen.h - Emit layout address arithmetic as IR ---*- C++ -*-===//
+//===- LayoutEmitter.h - Emit layout address arithmetic as IR ---*- C++ -*-===//
 //
 // Turns the layout algebra into arith IR: the physical coordinate of a logical
-// coordinate (digits from group(), strides, swizzle XOR, replicas), the flat
-// storage of a buffer on a target where every axis is memory (the CPU), and
+// coordinate (digits from group(), strides, swizzle XOR, replicas) and
 // iteration spaces whose loops step every operand's address linearly. Every
-// schedule computes addresses through this file; none writes its own formula.
+// schedule on every target computes addresses through this file; none writes
+// its own formula. Where a coordinate lives (a flat CPU array, a shared-memory
+// address, a register slot) is the backend's decision, not this file's.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_DIALECT_AXE_TRANSFORMS_LAYOUTCODEGEN_H
-#define AXE_DIALECT_AXE_TRANSFORMS_LAYOUTCODEGEN_H
+#ifndef AXE_CODEGEN_LAYOUTEMITTER_H
+#define AXE_CODEGEN_LAYOUTEMITTER_H
 
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Swizzle.h"
@@ -100,54 +101,6 @@ private:
   Shape tileShape;
 };
 
-/// The coordinate range a layout reaches on each axis, including replicas
-/// and offset; on m, widened to whole swizzle blocks since a swizzle moves
-/// addresses only within aligned blocks of 2^(M+B).
-struct AxisRange {
-  int64_t lo = 0;
-  int64_t hi = 0; // inclusive
-};
-Result<std::map<std::string, AxisRange>> reachedRange(const Layout &layout);
-
-/// Flat memory for a buffer on a target where every axis is addressable
-/// memory (a CTA runs as one CPU thread, so the registers of all its threads
-/// are one array indexed by the thread axes). m is the fastest dim so that
-/// contiguity on m is contiguity in memory.
-class StoragePlan {
-public:
-  struct Dim {
-    std::string axis;
-    int64_t lo = 0;
-    int64_t extent = 1;
-    int64_t stride = 1;
-  };
-
-  /// Covers every coordinate `layout` reaches.
-  static Result<StoragePlan> forLayout(const Layout &layout);
-  /// Plain linear memory on m starting at 0 of `size` elements (a memref).
-  static StoragePlan linear(int64_t size);
-  /// This storage repeated `count` times along a new slowest dim on `axis`:
-  /// one copy per instance of a scope (e.g. per warp, indexed by warpid) for
-  /// a buffer each instance holds privately. Fails when `axis` already is a
-  /// dim (the layout would then place data on it itself).
-  Result<StoragePlan> withInstances(llvm::StringRef axis, int64_t count) const;
-
-  int64_t size() const { return totalSize; }
-  llvm::ArrayRef<Dim> dims() const { return storageDims; }
-  const Dim *find(llvm::StringRef axis) const;
-  /// Whether every axis `layout` uses is a dim of this storage.
-  Result<bool> covers(const Layout &layout) const;
-
-  /// The element offset of a physical coordinate.
-  mlir::Value emitAddress(mlir::OpBuilder &b, mlir::Location loc,
-                          const CoordValue &c) const;
-  int64_t address(const Coord &c) const;
-
-private:
-  llvm::SmallVector<Dim, 4> storageDims;
-  int64_t totalSize = 1;
-};
-
 //===----------------------------------------------------------------------===//
 // Iteration spaces shared by several operands
 //===----------------------------------------------------------------------===//
@@ -213,4 +166,4 @@ private:
 
 } // namespace axe
 
-#endif // AXE_DIALECT_AXE_TRANSFORMS_LAYOUTCODEGEN_H
+#endif // AXE_CODEGEN_LAYOUTEMITTER_H

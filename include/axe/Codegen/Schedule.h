@@ -1,0 +1,177 @@
+//===- Schedule.h - Schedules, backends and their registry ------*- C++ -*-===//
+//
+// A schedule is registered data: a name, the targets it applies to (a
+// predicate over target descriptions, so one schedule serves "every CPU" or
+// "sm_90 and newer"), a priority, a match step that accepts an op with a
+// plan or declines with a reason, and a rewrite that consumes the plan.
+// Dispatch picks the highest-priority schedule that matches, or the one the
+// op forces for this target; when none matches, its diagnostic lists every
+// candidate and why it declined.
+//
+// A backend contributes schedules, the dialects its schedules emit and its
+// TargetCodegen. Backends are registered once per process, like passes; each
+// dispatch pass owns the ScheduleRegistry it builds from them, so a test or a
+// library user may hand a pass its own registry instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_CODEGEN_SCHEDULE_H
+#define AXE_CODEGEN_SCHEDULE_H
+
+#include "axe/Target/Target.h"
+#include "axe/Target/TargetPredicate.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Support/LLVM.h"
+
+#include <any>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace axe {
+
+class TargetCodegen;
+
+/// Knobs a pass hands its schedules.
+struct ScheduleOptions {
+  /// Lanes of the widest vector to use, per 32-bit element.
+  int64_t vectorLanes32 = 8;
+  /// Vector registers of that width.
+  int64_t vectorRegisters = 16;
+};
+
+/// What a schedule sees besides the op, built once per kernel by dispatch:
+/// the facts come from target descriptions, never from names.
+struct ScheduleContext {
+  /// The machine the code runs on (cpu, sm_90, trn1).
+  const TargetDescription *target = nullptr;
+  /// The machine the kernel's layouts are written for: the kernel's
+  /// #axe.target (an sm_90 kernel run on the CPU), else `target`. Its thread
+  /// hierarchy (warp size, warpgroups) is the one the layouts use.
+  const TargetDescription *source = nullptr;
+  /// The backend's emission hooks for `target`; null when its backend has
+  /// none.
+  const TargetCodegen *codegen = nullptr;
+  ScheduleOptions options;
+
+  llvm::StringRef targetName() const {
+    return target ? llvm::StringRef(target->name) : llvm::StringRef();
+  }
+};
+
+/// The answer of a match step: accepted with a plan for the rewrite, or
+/// declined with a reason.
+class ScheduleMatch {
+public:
+  /// `plan` is whatever the rewrite needs that the match worked out (an
+  /// instruction shape, a loop plan), so the rewrite neither recomputes it
+  /// nor fails after emitting IR.
+  static ScheduleMatch accept(std::any plan = {}) {
+    return ScheduleMatch(true, "", std::move(plan));
+  }
+  static ScheduleMatch decline(const llvm::Twine &reason) {
+    return ScheduleMatch(false, reason.str(), {});
+  }
+  bool accepted() const { return ok; }
+  const std::string &reason() const { return why; }
+  const std::any &plan() const { return matchPlan; }
+
+private:
+  ScheduleMatch(bool ok, std::string why, std::any plan)
+      : ok(ok), why(std::move(why)), matchPlan(std::move(plan)) {}
+  bool ok;
+  std::string why;
+  std::any matchPlan;
+};
+
+/// The attribute by which an op forces a schedule: a name (forced on every
+/// target), or a dictionary from target name to schedule name, so one kernel
+/// source names its choice per target and targets it does not name choose
+/// freely: `{schedule = {sm_90 = "tma"}}`.
+inline constexpr llvm::StringLiteral kScheduleAttrName = "schedule";
+
+struct Schedule {
+  using MatchFn =
+      std::function<ScheduleMatch(mlir::Operation *, const ScheduleContext &)>;
+  /// Replaces (or erases) the op; called only with an accepted match's plan.
+  using RewriteFn = std::function<mlir::LogicalResult(
+      mlir::Operation *, const ScheduleContext &, const std::any &plan,
+      mlir::RewriterBase &)>;
+
+  std::string name;
+  /// The op it lowers, e.g. "axe.copy".
+  std::string opName;
+  /// The targets it is for.
+  TargetPredicate targets = anyTarget();
+  /// Higher is tried first.
+  int priority = 0;
+  std::string summary;
+  MatchFn match;
+  RewriteFn rewrite;
+};
+
+class ScheduleRegistry {
+public:
+  /// Adds a schedule; fails (with a message) when one with the same name is
+  /// already registered for the same op, or a field is missing.
+  mlir::LogicalResult add(Schedule schedule, std::string *error = nullptr);
+  /// Removes a schedule by (op, name); true when one was removed.
+  bool remove(llvm::StringRef opName, llvm::StringRef name);
+
+  /// Schedules for `opName` that apply to `target`, highest priority first,
+  /// then by name.
+  llvm::SmallVector<const Schedule *>
+  candidates(llvm::StringRef opName, const TargetDescription &target) const;
+  /// The schedule for `opName` called `name`, whatever its targets.
+  const Schedule *find(llvm::StringRef opName, llvm::StringRef name) const;
+
+  /// The schedule to use for `op` and its match: the forced one when the op
+  /// names one for this target (it must then match), otherwise the
+  /// highest-priority one that matches. On failure emits an error on `op`
+  /// listing each candidate and why it declined.
+  mlir::FailureOr<std::pair<const Schedule *, ScheduleMatch>>
+  select(mlir::Operation *op, const ScheduleContext &ctx) const;
+
+  /// select() then rewrite.
+  mlir::LogicalResult dispatch(mlir::Operation *op, const ScheduleContext &ctx,
+                               mlir::RewriterBase &rewriter) const;
+
+  /// A registry holding the schedules of every registered backend.
+  static std::shared_ptr<const ScheduleRegistry> fromBackends();
+
+private:
+  // A deque keeps schedule addresses stable while more are added.
+  std::deque<Schedule> schedules;
+};
+
+/// A code generator for a family of targets.
+struct Backend {
+  /// "cpu", "nvvm", "trn".
+  std::string name;
+  /// The targets it lowers for.
+  TargetPredicate targets = anyTarget();
+  /// Adds its schedules to a registry.
+  std::function<void(ScheduleRegistry &)> addSchedules;
+  /// The dialects its schedules emit, which a dispatch pass must load.
+  std::function<void(mlir::DialectRegistry &)> dependentDialects;
+  /// Its emission hooks for one of its targets (may be empty).
+  std::function<std::unique_ptr<TargetCodegen>(const TargetDescription &)>
+      codegen;
+};
+
+/// Registers a backend for every dispatch pass created afterwards; a second
+/// backend of the same name is ignored (registration may run once per
+/// tool, test and library user).
+void registerBackend(Backend backend);
+/// The registered backends, in registration order.
+std::vector<const Backend *> registeredBackends();
+/// The registered backend that lowers for `target`, or null.
+const Backend *findBackend(const TargetDescription &target);
+
+} // namespace axe
+
+#endif // AXE_CODEGEN_SCHEDULE_H

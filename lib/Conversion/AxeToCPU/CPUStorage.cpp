@@ -1,0 +1,148 @@
+//===- CPUStorage.cpp - Flat CPU storage of a layout
+//-----------------------===//
+
+#include "axe/Conversion/AxeToCPU/CPUStorage.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace axe {
+
+//===----------------------------------------------------------------------===//
+// Reach
+//===----------------------------------------------------------------------===//
+
+Result<std::map<std::string, AxisRange>> reachedRange(const Layout &layout) {
+  std::map<std::string, AxisRange> ranges;
+  const TileLayout &tile = layout.tile();
+  auto reach = [&](const Iter &it) -> bool {
+    AxisRange &r = ranges[it.axis];
+    int64_t far;
+    if (mulOverflows(it.extent - 1, it.stride, far))
+      return false;
+    if (far < 0)
+      return !addOverflows(r.lo, far, r.lo);
+    return !addOverflows(r.hi, far, r.hi);
+  };
+  for (const Iter &it : tile.shard())
+    if (!reach(it))
+      return fail("layout " + layout.str() + " overflows int64");
+  for (const Iter &it : tile.replica())
+    if (!reach(it))
+      return fail("layout " + layout.str() + " overflows int64");
+  for (const auto &[axis, v] : tile.offset().entries()) {
+    AxisRange &r = ranges[axis];
+    r.lo += v;
+    r.hi += v;
+  }
+  if (layout.isSwizzled() && !layout.swizzle()->isIdentity()) {
+    const Swizzle &sw = *layout.swizzle();
+    int64_t block = int64_t(1) << (sw.perElement + sw.swizzleLen);
+    AxisRange &r = ranges[std::string(kDefaultAxis)];
+    r.lo = llvm::divideFloorSigned(r.lo, block) * block;
+    r.hi = llvm::divideCeilSigned(r.hi + 1, block) * block - 1;
+  }
+  return ranges;
+}
+
+Result<StoragePlan> StoragePlan::forLayout(const Layout &layout) {
+  auto ranges = reachedRange(layout);
+  if (!ranges)
+    return ranges.takeFailure();
+  StoragePlan plan;
+  // Slow dims are the non-m axes in name order; m is last (fastest).
+  for (const auto &[axis, r] : *ranges)
+    if (axis != kDefaultAxis)
+      plan.storageDims.push_back({axis, r.lo, r.hi - r.lo + 1, 1});
+  auto m = ranges->find(std::string(kDefaultAxis));
+  if (m != ranges->end())
+    plan.storageDims.push_back({std::string(kDefaultAxis), m->second.lo,
+                                m->second.hi - m->second.lo + 1, 1});
+  int64_t stride = 1;
+  for (Dim &d : llvm::reverse(plan.storageDims)) {
+    d.stride = stride;
+    if (mulOverflows(stride, d.extent, stride))
+      return fail("storage for layout " + layout.str() + " overflows int64");
+  }
+  plan.totalSize = stride;
+  return plan;
+}
+
+StoragePlan StoragePlan::linear(int64_t size) {
+  StoragePlan plan;
+  plan.storageDims.push_back({std::string(kDefaultAxis), 0, size, 1});
+  plan.totalSize = size;
+  return plan;
+}
+
+Result<StoragePlan> StoragePlan::withInstances(llvm::StringRef axis,
+                                               int64_t count) const {
+  if (count < 1)
+    return fail("a buffer needs at least one instance, got " +
+                std::to_string(count));
+  if (find(axis))
+    return fail("storage already has a dim on axis '" + axis.str() +
+                "', so it cannot be repeated along it");
+  StoragePlan plan = *this;
+  int64_t total;
+  if (mulOverflows(totalSize, count, total))
+    return fail("storage of " + std::to_string(count) +
+                " instances overflows int64");
+  plan.storageDims.insert(plan.storageDims.begin(),
+                          Dim{axis.str(), 0, count, totalSize});
+  plan.totalSize = total;
+  return plan;
+}
+
+const StoragePlan::Dim *StoragePlan::find(llvm::StringRef axis) const {
+  for (const Dim &d : storageDims)
+    if (d.axis == axis)
+      return &d;
+  return nullptr;
+}
+
+Result<bool> StoragePlan::covers(const Layout &layout) const {
+  auto ranges = reachedRange(layout);
+  if (!ranges)
+    return ranges.takeFailure();
+  for (const auto &[axis, r] : *ranges) {
+    if (r.lo == 0 && r.hi == 0)
+      continue;
+    if (!find(axis))
+      return fail("axis '" + axis + "' of layout " + layout.str() +
+                  " has no storage");
+  }
+  return true;
+}
+
+Value StoragePlan::emitAddress(OpBuilder &b, Location loc,
+                               const CoordValue &c) const {
+  Value addr;
+  // -sum(lo * stride) can leave int64 although every address is inside the
+  // storage (an offset near 2^62 on a dim of stride 7). Like the index
+  // arithmetic it is added to, the sum is exact modulo 2^64, and the address
+  // itself fits: compute it unsigned.
+  uint64_t constant = 0;
+  for (const Dim &d : storageDims) {
+    constant -= uint64_t(d.lo) * uint64_t(d.stride);
+    if (Value v = c.lookup(d.axis))
+      addr = addIndex(b, loc, addr, mulIndex(b, loc, v, d.stride));
+  }
+  assert(
+      llvm::all_of(c.entries(),
+                   [&](const auto &e) { return find(e.first) != nullptr; }) &&
+      "coordinate on an axis without storage");
+  if (constant != 0 || !addr)
+    addr = addIndex(b, loc, addr, indexConstant(b, loc, int64_t(constant)));
+  return addr;
+}
+
+int64_t StoragePlan::address(const Coord &c) const {
+  int64_t addr = 0;
+  for (const Dim &d : storageDims)
+    addr += (c.get(d.axis) - d.lo) * d.stride;
+  return addr;
+}
+
+} // namespace axe
