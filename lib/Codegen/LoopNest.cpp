@@ -1,5 +1,4 @@
-//===- LoopNest.cpp - Loop nests over iteration spaces
-//---------------------===//
+//===- LoopNest.cpp - Loop nests over iteration spaces ---------------------===//
 
 #include "axe/Codegen/LoopNest.h"
 

@@ -1,5 +1,4 @@
-//===- ElementOps.h - Element casts, reduction identities, combiners -*- C++
-//-*-===//
+//===- ElementOps.h - Element casts, identities, combiners ------*- C++ -*-===//
 //
 // Arithmetic on elements that every backend's reduce, gemm and copy need: the
 // cast between element types, the identity and combiner of a reduction, and

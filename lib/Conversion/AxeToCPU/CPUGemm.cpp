@@ -1,5 +1,4 @@
-//===- CPUGemm.cpp - The packed, register-blocked gemm
-//---------------------===//
+//===- CPUGemm.cpp - The packed, register-blocked gemm --------------------===//
 //
 // C (+)= A x B the way BLIS runs it: A in micro-panels of MR rows, B in
 // micro-panels of NR columns, each k-major so that the micro-kernel streams

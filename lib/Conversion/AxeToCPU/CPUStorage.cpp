@@ -1,5 +1,4 @@
-//===- CPUStorage.cpp - Flat CPU storage of a layout
-//-----------------------===//
+//===- CPUStorage.cpp - Flat CPU storage of a layout ----------------------===//
 
 #include "axe/Conversion/AxeToCPU/CPUStorage.h"
 
@@ -10,44 +9,11 @@ using namespace mlir;
 namespace axe {
 
 //===----------------------------------------------------------------------===//
-// Reach
+// Storage
 //===----------------------------------------------------------------------===//
 
-Result<std::map<std::string, AxisRange>> reachedRange(const Layout &layout) {
-  std::map<std::string, AxisRange> ranges;
-  const TileLayout &tile = layout.tile();
-  auto reach = [&](const Iter &it) -> bool {
-    AxisRange &r = ranges[it.axis];
-    int64_t far;
-    if (mulOverflows(it.extent - 1, it.stride, far))
-      return false;
-    if (far < 0)
-      return !addOverflows(r.lo, far, r.lo);
-    return !addOverflows(r.hi, far, r.hi);
-  };
-  for (const Iter &it : tile.shard())
-    if (!reach(it))
-      return fail("layout " + layout.str() + " overflows int64");
-  for (const Iter &it : tile.replica())
-    if (!reach(it))
-      return fail("layout " + layout.str() + " overflows int64");
-  for (const auto &[axis, v] : tile.offset().entries()) {
-    AxisRange &r = ranges[axis];
-    r.lo += v;
-    r.hi += v;
-  }
-  if (layout.isSwizzled() && !layout.swizzle()->isIdentity()) {
-    const Swizzle &sw = *layout.swizzle();
-    int64_t block = int64_t(1) << (sw.perElement + sw.swizzleLen);
-    AxisRange &r = ranges[std::string(kDefaultAxis)];
-    r.lo = llvm::divideFloorSigned(r.lo, block) * block;
-    r.hi = llvm::divideCeilSigned(r.hi + 1, block) * block - 1;
-  }
-  return ranges;
-}
-
 Result<StoragePlan> StoragePlan::forLayout(const Layout &layout) {
-  auto ranges = reachedRange(layout);
+  auto ranges = axisReach(layout);
   if (!ranges)
     return ranges.takeFailure();
   StoragePlan plan;
@@ -100,20 +66,6 @@ const StoragePlan::Dim *StoragePlan::find(llvm::StringRef axis) const {
     if (d.axis == axis)
       return &d;
   return nullptr;
-}
-
-Result<bool> StoragePlan::covers(const Layout &layout) const {
-  auto ranges = reachedRange(layout);
-  if (!ranges)
-    return ranges.takeFailure();
-  for (const auto &[axis, r] : *ranges) {
-    if (r.lo == 0 && r.hi == 0)
-      continue;
-    if (!find(axis))
-      return fail("axis '" + axis + "' of layout " + layout.str() +
-                  " has no storage");
-  }
-  return true;
 }
 
 Value StoragePlan::emitAddress(OpBuilder &b, Location loc,

@@ -13,15 +13,6 @@
 
 namespace axe {
 
-/// The coordinate range a layout reaches on each axis, including replicas
-/// and offset; on m, widened to whole swizzle blocks since a swizzle moves
-/// addresses only within aligned blocks of 2^(M+B).
-struct AxisRange {
-  int64_t lo = 0;
-  int64_t hi = 0; // inclusive
-};
-Result<std::map<std::string, AxisRange>> reachedRange(const Layout &layout);
-
 /// Flat memory for a buffer on a target where every axis is addressable
 /// memory (a CTA runs as one CPU thread, so the registers of all its threads
 /// are one array indexed by the thread axes). m is the fastest dim so that
@@ -48,8 +39,6 @@ public:
   int64_t size() const { return totalSize; }
   llvm::ArrayRef<Dim> dims() const { return storageDims; }
   const Dim *find(llvm::StringRef axis) const;
-  /// Whether every axis `layout` uses is a dim of this storage.
-  Result<bool> covers(const Layout &layout) const;
 
   /// The element offset of a physical coordinate.
   mlir::Value emitAddress(mlir::OpBuilder &b, mlir::Location loc,
