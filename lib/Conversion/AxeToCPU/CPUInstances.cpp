@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Codegen/Uniformity.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 
@@ -155,74 +156,15 @@ std::optional<AxisShape> axisShape(llvm::StringRef axis,
       .Default(std::nullopt);
 }
 
-/// Whether an axis id differs between the threads of one CTA (grid and
-/// cluster coordinates do not; device coordinates do not either).
-bool variesInCTA(AxisIdOp id) {
-  std::optional<ScopeKind> scope = getAxisScope(id.getAxis());
-  return scope && *scope <= ScopeKind::CTA;
-}
-
 /// Finds the IR an operator's operands are computed from that differs
 /// between the threads of a CTA.
 class Dependences {
 public:
   Dependences(KernelOp kernel, ScopeKind scope, const CTAThreads &cta)
-      : kernel(kernel), scope(scope), cta(cta) {}
-
-  /// Values the operator reads that were defined outside it (its operands
-  /// and what its regions capture).
-  static SmallVector<Value> inputsOf(Operation *op) {
-    SmallVector<Value> inputs(op->getOperands());
-    op->walk([&](Operation *nested) {
-      if (nested == op)
-        return;
-      for (Value v : nested->getOperands())
-        if (!op->isAncestor(v.getParentRegion()->getParentOp()))
-          inputs.push_back(v);
-    });
-    return inputs;
-  }
+      : scope(scope), cta(cta), uniformity(kernel) {}
 
   /// Whether `v` depends on a coordinate that differs within a CTA.
-  bool varies(Value v) {
-    if (!kernel.getBody().isAncestor(v.getParentRegion()))
-      return false;
-    if (auto it = memo.find(v); it != memo.end())
-      return it->second;
-    memo[v] = false; // Cuts cycles through loop-carried values.
-    bool result = false;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      auto loop = dyn_cast<LoopLikeOpInterface>(owner);
-      if (owner == kernel.getOperation()) {
-        result = false;
-      } else if (loop && loop.getSingleInductionVar() == v) {
-        // An induction variable differs between threads only through its
-        // bounds, not through what the body computes.
-        result = llvm::any_of(
-            SmallVector<std::optional<OpFoldResult>>{loop.getSingleLowerBound(),
-                                                     loop.getSingleUpperBound(),
-                                                     loop.getSingleStep()},
-            [&](std::optional<OpFoldResult> b) {
-              auto value = b ? dyn_cast<Value>(*b) : Value();
-              return !b || (value && varies(value));
-            });
-      } else {
-        // Loop-carried and other block arguments: anything the op reads.
-        result =
-            llvm::any_of(inputsOf(owner), [&](Value x) { return varies(x); });
-      }
-    } else {
-      Operation *def = v.getDefiningOp();
-      if (auto id = dyn_cast<AxisIdOp>(def))
-        result = variesInCTA(id);
-      else
-        result =
-            llvm::any_of(inputsOf(def), [&](Value x) { return varies(x); });
-    }
-    memo[v] = result;
-    return result;
-  }
+  bool varies(Value v) { return uniformity.uniformScope(v) < ScopeKind::CTA; }
 
   /// Adds the ops that compute `v` (if it varies) to `order`, definitions
   /// first; fails when one cannot be re-evaluated per instance.
@@ -272,10 +214,9 @@ public:
   SmallVector<Operation *> order;
 
 private:
-  KernelOp kernel;
   ScopeKind scope;
   const CTAThreads &cta;
-  DenseMap<Value, bool> memo;
+  UniformityAnalysis uniformity;
   llvm::SmallPtrSet<Operation *, 8> visited;
 };
 
@@ -318,7 +259,7 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
     plan.count = (hi - lo) / per;
   }
   Dependences deps(kernel, plan.scope, *cta);
-  for (Value v : Dependences::inputsOf(op))
+  for (Value v : UniformityAnalysis::inputsOf(op))
     if (auto r = deps.collect(v); !r)
       return r.takeFailure();
   plan.rematerialized = std::move(deps.order);

@@ -45,6 +45,23 @@ Operation *findOp(ModuleOp module, StringRef name) {
   return found;
 }
 
+/// kFill parsed in a context of its own, and its axe.fill.
+struct FillModule {
+  FillModule() : ctx(registry()) {
+    module = parseSourceString<ModuleOp>(kFill, &ctx);
+    if (module)
+      fill = findOp(*module, "axe.fill");
+  }
+  static DialectRegistry registry() {
+    DialectRegistry r;
+    registerAllAxeDialects(r);
+    return r;
+  }
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+  Operation *fill = nullptr;
+};
+
 TEST(ScheduleRegistry, UserScheduleWinsByPriority) {
   auto reg = cpuRegistry();
   int matched = 0, rewritten = 0;
@@ -79,16 +96,13 @@ TEST(ScheduleRegistry, UserScheduleWinsByPriority) {
   for (const Schedule *s : reg->candidates("axe.fill", **lookupTarget("sm_90")))
     EXPECT_NE(s->name, "test.fill.mine");
 
-  DialectRegistry registry;
-  registerAllAxeDialects(registry);
-  MLIRContext ctx(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kFill, &ctx);
-  ASSERT_TRUE(module);
-  PassManager pm(&ctx);
+  FillModule in;
+  ASSERT_TRUE(in.fill);
+  PassManager pm(&in.ctx);
   AxeDispatchOptions opts;
   opts.target = "cpu";
   pm.addPass(createAxeDispatch(opts, reg));
-  ASSERT_TRUE(succeeded(pm.run(*module)));
+  ASSERT_TRUE(succeeded(pm.run(*in.module)));
   EXPECT_EQ(matched, 1);
   EXPECT_EQ(rewritten, 1);
   EXPECT_TRUE(reg->remove("axe.fill", "test.fill.mine"));
@@ -108,31 +122,23 @@ TEST(ScheduleRegistry, DecliningUserScheduleFallsBackToCPU) {
   picky.rewrite = [](Operation *, const ScheduleContext &, const std::any &,
                      RewriterBase &) { return failure(); };
   ASSERT_TRUE(succeeded(reg->add(picky)));
-  DialectRegistry registry;
-  registerAllAxeDialects(registry);
-  MLIRContext ctx(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kFill, &ctx);
-  ASSERT_TRUE(module);
-  Operation *fill = findOp(*module, "axe.fill");
-  ASSERT_TRUE(fill);
+  FillModule in;
+  ASSERT_TRUE(in.fill);
   ScheduleContext sctx;
   sctx.target = &cpuTarget();
-  auto chosen = reg->select(fill, sctx);
+  auto chosen = reg->select(in.fill, sctx);
   ASSERT_TRUE(succeeded(chosen));
   EXPECT_EQ(chosen->first->name, "cpu.fill");
 }
 
 TEST(ScheduleRegistry, ForcedPerTarget) {
   auto reg = cpuRegistry();
-  DialectRegistry registry;
-  registerAllAxeDialects(registry);
-  MLIRContext ctx(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kFill, &ctx);
-  ASSERT_TRUE(module);
-  Operation *fill = findOp(*module, "axe.fill");
+  FillModule in;
+  ASSERT_TRUE(in.fill);
+  Operation *fill = in.fill;
   ScheduleContext sctx;
   sctx.target = &cpuTarget();
-  Builder b(&ctx);
+  Builder b(&in.ctx);
   // A choice for another target leaves the CPU free.
   fill->setAttr(kScheduleAttrName,
                 b.getDictionaryAttr({b.getNamedAttr(
@@ -149,7 +155,8 @@ TEST(ScheduleRegistry, ForcedPerTarget) {
   ASSERT_TRUE(succeeded(forced));
   EXPECT_EQ(forced->first->name, "cpu.fill");
   // An unknown target name is a typo, not a free choice.
-  ctx.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+  in.ctx.getDiagEngine().registerHandler(
+      [](Diagnostic &) { return success(); });
   fill->setAttr(kScheduleAttrName,
                 b.getDictionaryAttr({b.getNamedAttr(
                     "sm90", b.getStringAttr("some.gpu.fill"))}));

@@ -187,23 +187,6 @@ std::string launchDescription(KernelOp kernel, llvm::StringRef axis,
 }
 } // namespace
 
-/// "CTA", "thread", ...: who a capacity is counted for, in diagnostics.
-static llvm::StringRef capacityUnit(const TargetMemorySpace &space) {
-  if (space.isPartitioned())
-    return "partition";
-  switch (space.capacityScope) {
-  case CapacityScope::Device:
-    return "device";
-  case CapacityScope::Core:
-    return "core";
-  case CapacityScope::CTA:
-    return "CTA";
-  case CapacityScope::Thread:
-    return "thread";
-  }
-  return "unit";
-}
-
 LogicalResult KernelOp::verifyRegions() {
   const TargetDescription *target = getTargetDescription(*this);
   std::map<std::string, int64_t> extents = launchExtents(*this, target);
@@ -330,7 +313,7 @@ LogicalResult KernelOp::verifyRegions() {
       diag << " in each of its " << space.partitions << " partitions ("
            << axes->partition << ")";
     return diag << "; " << target->name << " allows " << limit << " per "
-                << capacityUnit(space);
+                << space.capacityUnit();
   }
   return success();
 }
