@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/ElementOps.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
@@ -14,8 +15,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
-
-#include <numeric>
 
 using namespace mlir;
 
@@ -48,24 +47,14 @@ Result<StoragePlan> getCPUViewStorage(ViewOp view) {
 
 namespace {
 
-/// The op that holds a buffer's memory, and the slices on the way to it.
-struct BufferChain {
-  Operation *root = nullptr;
-  SmallVector<SliceOp> slices;
-};
-
-Result<BufferChain> walkChain(Value value) {
-  BufferChain chain;
-  Value cur = value;
-  while (auto slice = cur.getDefiningOp<SliceOp>()) {
-    chain.slices.push_back(slice);
-    cur = slice.getSource();
-  }
-  Operation *def = cur.getDefiningOp();
-  if (!def || !isa<AllocOp, ViewOp>(def))
+/// The buffer's chain (walkBufferChain), with the checks only the CPU needs:
+/// its memory space exists on the CPU and its layout has no device axes.
+Result<BufferChain> walkCPUChain(Value value) {
+  auto chain = walkBufferChain(value);
+  if (!chain)
     return fail("the buffer is not an axe.alloc or axe.view (or a slice of "
                 "one), so the CPU target cannot find its memory");
-  auto type = cast<BufferType>(cur.getType());
+  auto type = cast<BufferType>(chain->root->getResult(0).getType());
   switch (type.getMemorySpace()) {
   case MemorySpace::Global:
   case MemorySpace::Shared:
@@ -80,7 +69,6 @@ Result<BufferChain> walkChain(Value value) {
     if (axisKind(axis) == AxisKind::Device)
       return fail("device axis '" + axis +
                   "' needs a mesh; the CPU target runs one device");
-  chain.root = def;
   return chain;
 }
 
@@ -111,7 +99,7 @@ static Result<bool> checkInstance(AllocOp alloc,
 
 Result<bool> canGetCPUBuffer(Value value,
                              std::optional<ScopeKind> instanceScope) {
-  auto chain = walkChain(value);
+  auto chain = walkCPUChain(value);
   if (!chain)
     return chain.takeFailure();
   if (auto alloc = dyn_cast<AllocOp>(chain->root)) {
@@ -124,13 +112,11 @@ Result<bool> canGetCPUBuffer(Value value,
 
 Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
                                const CPUInstance *instance) {
-  auto chain = walkChain(value);
+  auto chain = walkCPUChain(value);
   if (!chain)
     return chain.takeFailure();
   auto type = cast<BufferType>(value.getType());
   CPUBuffer buf;
-  buf.layout = type.getLayout();
-  buf.shape.assign(type.getShape().begin(), type.getShape().end());
   buf.elementType = type.getElementType();
   Value root = chain->root->getResult(0);
   if (auto alloc = dyn_cast<AllocOp>(chain->root)) {
@@ -155,27 +141,15 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
   buf.memory = UnrealizedConversionCastOp::create(
                    b, loc, getCPUMemRefType(buf.elementType), root)
                    .getResult(0);
-  // Run-time starts add their contribution, by the layout of the buffer they
-  // slice, before any swizzle.
-  int64_t alignment = 0;
-  for (SliceOp slice : chain->slices) {
-    auto srcType = cast<BufferType>(slice.getSource().getType());
-    auto emitter = LayoutEmitter::get(srcType.getLayout(), srcType.getShape());
-    if (!emitter)
-      return emitter.takeFailure();
-    auto starts = slice.getMixedStarts();
-    for (auto [dim, start] : llvm::enumerate(starts)) {
-      auto v = dyn_cast<Value>(start);
-      if (!v)
-        continue;
-      emitter->addDimContribution(b, loc, dim, v, buf.extra);
-      // The contribution is a sum of multiples of the dim's strides on m.
-      for (const Iter &it : emitter->grouped().block(dim))
-        if (it.axis == kDefaultAxis && it.extent > 1)
-          alignment = std::gcd(alignment, std::abs(it.stride));
-    }
-  }
-  buf.extraAlignment = alignment;
+  // The layout and shape of the value's own type, and the run-time offsets
+  // of its dynamic slice starts, after the instance's own copy.
+  auto ref = resolveBuffer(b, loc, value);
+  if (!ref)
+    return ref.takeFailure();
+  buf.layout = ref->layout;
+  buf.shape = ref->shape;
+  buf.extra.add(b, loc, ref->offset);
+  buf.extraAlignment = ref->offsetAlignment;
   return buf;
 }
 
