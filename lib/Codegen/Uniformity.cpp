@@ -10,25 +10,19 @@ using namespace mlir;
 
 namespace axe {
 
+// The target's scopes and the dialect's are the same list in the same order.
+static_assert(static_cast<int>(ExecutionScope::Thread) ==
+                  static_cast<int>(ScopeKind::Thread) &&
+              static_cast<int>(ExecutionScope::Mesh) ==
+                  static_cast<int>(ScopeKind::Mesh));
+
 ScopeKind uniformScopeOfAxis(llvm::StringRef axis) {
   const TargetAxis *a = findAxisOnAnyTarget(axis);
   if (!a)
     return ScopeKind::CTA;
-  switch (a->role) {
-  case AxisRole::Thread:
-    return ScopeKind::Thread;
-  case AxisRole::Warp:
-    return ScopeKind::Warp;
-  case AxisRole::Warpgroup:
-    return ScopeKind::Warpgroup;
-  case AxisRole::CTA:
-    return ScopeKind::CTA;
-  case AxisRole::Device:
-    return ScopeKind::Kernel;
-  case AxisRole::Memory:
-    return ScopeKind::Mesh;
-  }
-  return ScopeKind::Thread;
+  // A value of an axis is shared by the threads of one step along it.
+  std::optional<ExecutionScope> unit = unitOfRole(a->role);
+  return unit ? static_cast<ScopeKind>(*unit) : ScopeKind::Mesh;
 }
 
 SmallVector<Value> UniformityAnalysis::inputsOf(Operation *op) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetTestUtils.h"
 #include "axe/Target/Target.h"
 
 #include "gtest/gtest.h"
@@ -18,12 +19,6 @@
 using namespace axe;
 
 namespace {
-
-const TargetDescription &target(llvm::StringRef name) {
-  Result<const TargetDescription *> t = lookupTarget(name);
-  EXPECT_TRUE(bool(t)) << t.message();
-  return **t;
-}
 
 const Layout &layoutOf(const InstructionAtom &atom, llvm::StringRef operand) {
   const AtomOperand *op = atom.findOperand(operand);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetTestUtils.h"
 #include "axe/Target/Target.h"
 #include "axe/Layout/Axis.h"
 #include "axe/Target/TargetPredicate.h"
@@ -18,12 +19,6 @@
 using namespace axe;
 
 namespace {
-
-const TargetDescription &target(llvm::StringRef name) {
-  Result<const TargetDescription *> t = lookupTarget(name);
-  EXPECT_TRUE(bool(t)) << t.message();
-  return **t;
-}
 
 const char *const kBuiltinNames[] = {"sm_80", "sm_90", "sm_100a", "cpu",
                                      "trn1"};
