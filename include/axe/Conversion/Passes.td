@@ -20,6 +20,13 @@ def ConvertAxeToCPU : Pass<"convert-axe-to-cpu", "mlir::ModuleOp"> {
     one array); `axe.view` becomes a flat view of its memref starting at
     the tile; slices, barriers and waits disappear (their offsets were
     folded into addresses by the schedules, and a CTA is one thread).
+
+    It is a dialect conversion: the CPU backend's `TargetCodegen` gives the
+    type converter (a buffer becomes `memref<?xT, strided<[1], offset: ?>>`,
+    a token no value at all), the casts the schedules made to address a
+    buffer resolve to its memory, and scf ops, function signatures, calls
+    and returns are converted structurally. Every refusal is diagnosed
+    before anything is rewritten.
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",

@@ -3,7 +3,16 @@
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
 #include "axe/Conversion/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -84,21 +93,31 @@ void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
   SCFToControlFlowPassOptions scfToCF;
   scfToCF.allowPatternRollback = false;
   pm.addPass(createSCFToControlFlowPass(scfToCF));
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // The copy schedules transpose tiles in registers; one shuffle per
-  // transpose lets LLVM pick the x86 unpack/permute sequence.
+  // transpose lets LLVM pick the x86 unpack/permute sequence. The vector
+  // conversion runs on its own for that option (and the lowerings of
+  // transposes and contractions it applies first); convert-to-llvm does the
+  // rest in one conversion, through each dialect's ConvertToLLVM interface
+  // (registerCPULoweringInterfaces).
   ConvertVectorToLLVMPassOptions vectorOptions;
   vectorOptions.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle1D;
   pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void registerCPULoweringInterfaces(DialectRegistry &registry) {
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
 }
 
 llvm::StringRef openmpRuntimePath() { return AXE_OPENMP_RUNTIME; }
@@ -107,6 +126,7 @@ void registerCPUCodegenDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect,
                   LLVM::LLVMDialect>();
+  registerCPULoweringInterfaces(registry);
 }
 
 std::unique_ptr<ExecutionEngine>
@@ -120,6 +140,9 @@ lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered,
   (void)initialized;
   MLIRContext *ctx = module.getContext();
   if (!alreadyLowered) {
+    DialectRegistry interfaces;
+    registerCPULoweringInterfaces(interfaces);
+    ctx->appendDialectRegistry(interfaces);
     PassManager pm(ctx);
     addCPUToLLVMPasses(pm, cpuOptions);
     if (failed(pm.run(module))) {

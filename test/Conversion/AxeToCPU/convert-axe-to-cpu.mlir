@@ -164,7 +164,6 @@ func.func @function_blocks(%i: index, %v: f32, %c: i1) {
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[A]]
 // CHECK: %[[LO:.*]] = arith.constant -20 : index
 // CHECK-NEXT: %[[FIRST:.*]] = arith.addi %[[OFF]], %[[LO]] : index
-// CHECK-NEXT: %[[SIZE:.*]] = arith.constant 25 : index
 // CHECK-NEXT: %[[S0:.*]] = arith.constant -20 : index
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[R]], %[[S0]] : index
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %[[FIRST]], %[[ROW]] : index
@@ -172,7 +171,7 @@ func.func @function_blocks(%i: index, %v: f32, %c: i1) {
 // CHECK-NEXT: %[[J:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[COL:.*]] = arith.muli %[[J]], %[[S1]] : index
 // CHECK-NEXT: %[[AT2:.*]] = arith.addi %[[AT]], %[[COL]] : index
-// CHECK-NEXT: %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[AT2]]], sizes: [%[[SIZE]]], strides: [1] : memref<f32> to memref<?xf32, strided<[1], offset: ?>>
+// CHECK-NEXT: %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[AT2]]], sizes: [25], strides: [1] : memref<f32> to memref<?xf32, strided<[1], offset: ?>>
 // CHECK-NEXT: memref.load %[[V]][%[[I]]]
 func.func @view(%A: memref<4x6xf32, strided<[-20, 2], offset: 60>>, %r: index, %i: index) {
   axe.kernel grid [1] threads 32 {

@@ -131,6 +131,11 @@ emitInstanceLoop(mlir::Operation *op, const InstanceLoopPlan &plan,
                                                         const CPUInstance *)>
                      body);
 
+/// Runs the partitions of an axe.warp_specialize round by round between
+/// CTA barriers, in place (a CTA is one CPU thread), and erases the op; the
+/// diagnostic says why when the partitions cannot run so.
+mlir::LogicalResult lowerCPUWarpSpecialize(WarpSpecializeOp ws);
+
 class ScheduleRegistry;
 
 /// Adds the CPU schedules to `registry`.

@@ -41,6 +41,11 @@ llvm::StringRef openmpRuntimePath();
 /// context before building IR, or to declare as dependent dialects).
 void registerCPUCodegenDialects(mlir::DialectRegistry &registry);
 
+/// The ConvertToLLVM interfaces of the dialects the CPU code uses, which
+/// the convert-to-llvm step of addCPUToLLVMPasses needs in the context
+/// (registerCPUCodegenDialects adds them too).
+void registerCPULoweringInterfaces(mlir::DialectRegistry &registry);
+
 /// Lowers `module` (already in upstream dialects) to llvm and JIT-compiles
 /// it at -O3 for the host. Functions meant to be called from C++ need the
 /// `llvm.emit_c_interface` attribute. Returns null and sets `error` on
