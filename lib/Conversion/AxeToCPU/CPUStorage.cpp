@@ -17,14 +17,26 @@ Result<StoragePlan> StoragePlan::forLayout(const Layout &layout) {
   if (!ranges)
     return ranges.takeFailure();
   StoragePlan plan;
+  // A reach can span more than int64 holds (a replica of 2^63 - 2 steps
+  // below 0, say), so its extent is computed with a check.
+  bool overflow = false;
+  auto extentOf = [&](const auto &r) {
+    int64_t span, extent;
+    overflow |= llvm::SubOverflow(r.hi, r.lo, span) ||
+                llvm::AddOverflow(span, int64_t(1), extent);
+    return extent;
+  };
   // Slow dims are the non-m axes in name order; m is last (fastest).
   for (const auto &[axis, r] : *ranges)
     if (axis != kDefaultAxis)
-      plan.storageDims.push_back({axis, r.lo, r.hi - r.lo + 1, 1});
+      plan.storageDims.push_back({axis, r.lo, extentOf(r), 1});
   auto m = ranges->find(std::string(kDefaultAxis));
   if (m != ranges->end())
-    plan.storageDims.push_back({std::string(kDefaultAxis), m->second.lo,
-                                m->second.hi - m->second.lo + 1, 1});
+    plan.storageDims.push_back(
+        {std::string(kDefaultAxis), m->second.lo, extentOf(m->second), 1});
+  if (overflow)
+    return fail("storage for layout " + layout.str() +
+                " spans more cells than int64 counts");
   int64_t stride = 1;
   for (Dim &d : llvm::reverse(plan.storageDims)) {
     d.stride = stride;
