@@ -30,38 +30,28 @@ namespace axe {
 //===----------------------------------------------------------------------===//
 
 int64_t CTAThreads::threadsOf(ScopeKind scope) const {
-  switch (scope) {
-  case ScopeKind::Thread:
-    return 1;
-  case ScopeKind::Warp:
-    return warpSize;
-  case ScopeKind::Warpgroup:
-    return warpSize * warpsPerWarpgroup;
-  default:
-    return threads;
-  }
+  return target->threadsPerInstance(static_cast<ExecutionScope>(scope),
+                                    threads);
 }
 
 Result<int64_t> CTAThreads::instancesOf(ScopeKind scope) const {
-  if (scope >= ScopeKind::CTA)
-    return int64_t(1);
-  int64_t per = threadsOf(scope);
-  if (per <= 0 || threads % per != 0)
-    return fail("a " + std::to_string(threads) +
-                "-thread CTA is not made of "
-                "whole " +
-                stringifyScopeKind(scope).str() + "s of " +
-                std::to_string(per) + " threads");
-  return threads / per;
+  return target->instancesPerCTA(static_cast<ExecutionScope>(scope), threads);
+}
+
+llvm::StringRef CTAThreads::instanceAxis(ScopeKind scope) const {
+  const TargetAxis *axis = target->axisNumbering(
+      static_cast<ExecutionScope>(scope), ExecutionScope::CTA);
+  return axis ? llvm::StringRef(axis->name) : llvm::StringRef();
 }
 
 Result<CTAThreads> getCTAThreads(KernelOp kernel) {
   const TargetDescription *target = nullptr;
   // The kernel's own target defines what a warp is (its source was written
-  // for that machine); the CPU's description (32-lane warps) otherwise.
+  // for that machine); the CPU's description (32-lane warps in 4-warp
+  // groups) stands in where that target lacks warps or warpgroups.
   if (TargetAttr t = kernel.getEffectiveTarget())
     target = &t.getDescription();
-  if (!target || !target->hasWarps()) {
+  if (!target || !target->hasWarps() || !target->hasWarpgroups()) {
     auto cpu = lookupTarget("cpu");
     if (!cpu)
       return cpu.takeFailure();
@@ -69,29 +59,13 @@ Result<CTAThreads> getCTAThreads(KernelOp kernel) {
   }
   CTAThreads cta;
   cta.threads = kernel.getThreads();
-  cta.warpSize = target->warpSize;
-  cta.warpsPerWarpgroup =
-      target->hasWarpgroups() ? target->warpsPerWarpgroup : 4;
+  cta.target = target;
   return cta;
 }
 
 //===----------------------------------------------------------------------===//
 // Private copies of register buffers
 //===----------------------------------------------------------------------===//
-
-/// The axis that numbers the instances of `scope` within a CTA.
-static llvm::StringRef instanceAxis(ScopeKind scope) {
-  switch (scope) {
-  case ScopeKind::Thread:
-    return "tx";
-  case ScopeKind::Warp:
-    return "warpid";
-  case ScopeKind::Warpgroup:
-    return "wgid";
-  default:
-    return "";
-  }
-}
 
 Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc) {
   auto type = cast<BufferType>(alloc.getType());
@@ -111,8 +85,8 @@ Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc) {
   auto count = cta->instancesOf(owner->scope);
   if (!count)
     return count.takeFailure();
-  return std::optional<CPUInstances>(
-      CPUInstances{owner->scope, instanceAxis(owner->scope).str(), *count});
+  return std::optional<CPUInstances>(CPUInstances{
+      owner->scope, cta->instanceAxis(owner->scope).str(), *count});
 }
 
 Result<StoragePlan> getCPUStorage(AllocOp alloc) {
@@ -133,28 +107,6 @@ Result<StoragePlan> getCPUStorage(AllocOp alloc) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// What a thread axis numbers: the narrowest scope on which it is constant
-/// (`scope`), the threads one step of it spans, and the count after which it
-/// wraps (0 when it does not wrap within a CTA).
-struct AxisShape {
-  ScopeKind scope;
-  int64_t threadsPerStep;
-  int64_t wrap;
-};
-
-std::optional<AxisShape> axisShape(llvm::StringRef axis,
-                                   const CTAThreads &cta) {
-  int64_t w = cta.warpSize, g = cta.warpsPerWarpgroup;
-  return llvm::StringSwitch<std::optional<AxisShape>>(axis)
-      .Case("tx", AxisShape{ScopeKind::Thread, 1, 0})
-      .Case("laneid", AxisShape{ScopeKind::Thread, 1, w})
-      .Case("tid_in_wg", AxisShape{ScopeKind::Thread, 1, w * g})
-      .Case("warpid", AxisShape{ScopeKind::Warp, w, 0})
-      .Case("wid_in_wg", AxisShape{ScopeKind::Warp, w, g})
-      .Case("wgid", AxisShape{ScopeKind::Warpgroup, w * g, 0})
-      .Default(std::nullopt);
-}
 
 /// Finds the IR an operator's operands are computed from that differs
 /// between the threads of a CTA.
@@ -185,11 +137,11 @@ public:
     if (!visited.insert(def).second)
       return true;
     if (auto id = dyn_cast<AxisIdOp>(def)) {
-      std::optional<AxisShape> shape = axisShape(id.getAxis(), cta);
-      if (!shape)
+      std::optional<AxisStep> step = cta.target->stepOfAxis(id.getAxis());
+      if (!step)
         return fail("axis '" + id.getAxis().str() +
                     "' has no value on the CPU target");
-      if (scope >= ScopeKind::CTA || shape->scope < scope)
+      if (scope >= ScopeKind::CTA || static_cast<ScopeKind>(step->unit) < scope)
         return fail("an operand depends on '" + id.getAxis().str() +
                     "', which differs between the threads of one " +
                     stringifyScopeKind(scope).str() +
@@ -248,8 +200,9 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
       return fail("an operator at " + stringifyScopeKind(plan.scope).str() +
                   " scope cannot run inside axe.partition");
     int64_t per = cta->threadsOf(plan.scope);
-    int64_t lo = partition.getWarpBegin() * cta->warpSize;
-    int64_t hi = partition.getWarpEnd() * cta->warpSize;
+    int64_t warp = cta->threadsOf(ScopeKind::Warp);
+    int64_t lo = partition.getWarpBegin() * warp;
+    int64_t hi = partition.getWarpEnd() * warp;
     if (lo % per != 0 || hi % per != 0 || hi > cta->threads)
       return fail("the warps [" + std::to_string(partition.getWarpBegin()) +
                   ", " + std::to_string(partition.getWarpEnd()) +
@@ -298,7 +251,7 @@ LogicalResult emitInstanceLoop(
     // The axis is constant on the instance, so its value follows from the
     // instance's first thread: (index * perInstance / threadsPerStep) mod
     // wrap, where perInstance divides threadsPerStep.
-    std::optional<AxisShape> shape = axisShape(id.getAxis(), plan.cta);
+    std::optional<AxisStep> shape = plan.cta.target->stepOfAxis(id.getAxis());
     assert(shape && shape->threadsPerStep % perInstance == 0 &&
            "planInstanceLoop checked the axis");
     Value v = index;

@@ -29,18 +29,22 @@ mlir::MemRefType getCPUMemRefType(mlir::Type elementType);
 // Thread structure (docs/CPUExecutionModel.md)
 //===----------------------------------------------------------------------===//
 
-/// How the threads of a CTA are grouped, from the kernel's target (the CPU's
-/// description when the kernel's has no warps). A CTA runs as one CPU
-/// thread; narrower scopes become loops over their instances.
+/// How the threads of a CTA are grouped: its thread count and the target
+/// description that says what a warp and a warpgroup are (the kernel's,
+/// or the CPU's when the kernel's has no warps or warpgroups). A CTA runs
+/// as one CPU thread; narrower scopes become loops over their instances.
 struct CTAThreads {
   int64_t threads = 1;
-  int64_t warpSize = 32;
-  int64_t warpsPerWarpgroup = 4;
+  const TargetDescription *target = nullptr;
+
   /// Threads in one instance of `scope` (all of the CTA for cta and wider).
   int64_t threadsOf(ScopeKind scope) const;
   /// Instances of `scope` in the CTA (1 for cta and wider), or why the CTA
   /// is not made of whole instances.
   Result<int64_t> instancesOf(ScopeKind scope) const;
+  /// The axis that numbers the instances of `scope` in the CTA (tx,
+  /// warpid, wgid).
+  llvm::StringRef instanceAxis(ScopeKind scope) const;
 };
 Result<CTAThreads> getCTAThreads(KernelOp kernel);
 

@@ -50,15 +50,13 @@ std::optional<ScopeKind> axe::getAxisScope(llvm::StringRef axis) {
   case AxisKind::Thread:
     break;
   }
-  return llvm::StringSwitch<std::optional<ScopeKind>>(axis)
-      .Case("laneid", ScopeKind::Warp)
-      .Cases({"wid_in_wg", "tid_in_wg"}, ScopeKind::Warpgroup)
-      .Cases({"tx", "warpid", "wgid"}, ScopeKind::CTA)
-      .Cases({"cbx", "cby", "cbz"}, ScopeKind::Cluster)
-      .Cases({"bx", "by", "bz"}, ScopeKind::Kernel)
-      // A thread axis the dialect does not know the place of: treat it as
-      // spanning the whole kernel, the safe (most restrictive) answer.
-      .Default(ScopeKind::Kernel);
+  // The scope within which the axis numbers its units, as the targets
+  // describe it (laneid: a warp, cbx: a cluster, bx: the kernel).
+  if (const TargetAxis *a = findAxisOnAnyTarget(axis); a && a->scope)
+    return static_cast<ScopeKind>(*a->scope);
+  // A thread axis no target describes: treat it as spanning the whole
+  // kernel, the safe (most restrictive) answer.
+  return ScopeKind::Kernel;
 }
 
 llvm::SmallVector<std::string, 4>

@@ -138,29 +138,39 @@ LogicalResult KernelOp::verify() {
 namespace {
 /// The extent of each thread axis in this kernel's launch, as far as the
 /// launch and the target fix it.
+/// The axis that numbers the CTAs of a cluster along `dim` on the targets
+/// that have clusters (cbx, cby, cbz).
+const TargetAxis *findClusterAxis(unsigned dim) {
+  for (const TargetDescription *t : allTargets())
+    if (const TargetAxis *axis =
+            t->axisNumbering(ExecutionScope::CTA, ExecutionScope::Cluster, dim))
+      return axis;
+  return nullptr;
+}
+
 std::map<std::string, int64_t> launchExtents(KernelOp kernel,
                                              const TargetDescription *target) {
   std::map<std::string, int64_t> extents;
-  int64_t threads = kernel.getThreads();
-  extents["tx"] = threads;
-  if (target && target->hasWarps()) {
-    extents["laneid"] = target->warpSize;
-    extents["warpid"] = std::max<int64_t>(threads / target->warpSize, 1);
-    if (target->hasWarpgroups()) {
-      int64_t wgSize = target->warpgroupSize();
-      extents["wgid"] = std::max<int64_t>(threads / wgSize, 1);
-      extents["wid_in_wg"] = target->warpsPerWarpgroup;
-      extents["tid_in_wg"] = wgSize;
-    }
-  }
-  llvm::ArrayRef<int64_t> cluster;
+  LaunchShape launch;
+  launch.threadsPerCTA = kernel.getThreads();
   if (std::optional<llvm::ArrayRef<int64_t>> c = kernel.getCluster())
-    cluster = *c;
-  const char *clusterAxes[] = {"cbx", "cby", "cbz"};
-  for (unsigned i = 0; i < 3; ++i)
-    extents[clusterAxes[i]] = i < cluster.size() ? cluster[i] : 1;
-  // No grid axes: no memory space lets a buffer place data on bx/by/bz
-  // (checkLayoutForMemorySpace), so the buffer types never reach them.
+    launch.cluster.assign(c->begin(), c->end());
+  if (target) {
+    // No grid in the shape: no memory space lets a buffer place data on
+    // bx/by/bz (checkLayoutForMemorySpace), so the buffer types never
+    // reach them.
+    for (auto [axis, extent] : target->launchExtents(launch))
+      extents[axis.str()] = extent;
+    return extents;
+  }
+  // Without a target only the launch itself fixes extents: the threads of
+  // a CTA, and the CTAs of a cluster on the axes any target numbers them
+  // with.
+  extents["tx"] = launch.threadsPerCTA;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (const TargetAxis *axis = findClusterAxis(dim))
+      extents[axis->name.str()] =
+          dim < launch.cluster.size() ? launch.cluster[dim] : 1;
   return extents;
 }
 
@@ -329,7 +339,7 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
   const TargetDescription *target = getTargetDescription(*this);
   if (target && !target->hasWarps())
     return emitOpError() << target->name << " has no warps to specialize";
-  int64_t warpSize = target ? target->warpSize : 32;
+  int64_t warpSize = target ? target->warpSize : kWarpSize;
   int64_t numWarps = kernel.getThreads() / warpSize;
 
   llvm::SmallVector<PartitionOp> partitions;
