@@ -5,7 +5,7 @@
 // operators at scopes that cannot own their buffers.
 
 func.func @grid_rank() {
-  // expected-error @+1 {{'axe.kernel' op grid needs 1 to 3 dims, got 4}}
+  // expected-error @+1 {{'axe.kernel' op grid has at most 3 dims, got 4}}
   axe.kernel grid [1, 1, 1, 1] threads 32 {
   }
   return
@@ -155,8 +155,19 @@ func.func @big_cluster() {
 // The module's target applies to kernels without one.
 module attributes {axe.target = #axe.target<"trn1">} {
   func.func @trn_threads() {
-    // expected-error @+1 {{'axe.kernel' op has 128 threads per CTA; trn1 allows at most 1}}
+    // expected-error @+1 {{'axe.kernel' op has 128 threads per CTA, but trn1 has no threads: a kernel runs on one core (write no `threads`)}}
     axe.kernel grid [1] threads 128 {
+    }
+    return
+  }
+}
+
+// -----
+
+module attributes {axe.target = #axe.target<"trn1">} {
+  func.func @trn_grid() {
+    // expected-error @+1 {{'axe.kernel' op has a grid dim 0 of 4, but trn1 has no grid: a kernel runs once on it (write no `grid`)}}
+    axe.kernel grid [4] {
     }
     return
   }
@@ -260,7 +271,7 @@ func.func @no_tmem_on_sm90() {
 
 // Memory axes stay inside the target's extents.
 func.func @sbuf_partitions() {
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.alloc' op places data on P 0..255, but trn1's P axis (scratchpad partition) has extent 128}}
     %s = axe.alloc : !axe.buffer<256x16xf32, #axe.layout<S[(256, 16) : (1@P, 1@F)]>, sbuf>
   }
@@ -302,7 +313,7 @@ func.func @tmem_columns_wide() {
 // -----
 
 func.func @psum_banks() {
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.alloc' op places data on Bank 0..15, but trn1's Bank axis (PSUM bank) has extent 8}}
     %p = axe.alloc : !axe.buffer<128x16x512xf32, #axe.layout<S[(128, 16, 512) : (1@P, 1@Bank, 1@F)]>, psum>
   }
@@ -313,7 +324,7 @@ func.func @psum_banks() {
 
 // A layout on Bank addresses each bank with F: 1024 f32 overflow a 2 KiB bank.
 func.func @psum_bank_overflow() {
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.alloc' op places 4096 bytes on F in each psum bank, but a bank of trn1 holds 2048 bytes per partition}}
     %p = axe.alloc : !axe.buffer<128x2x1024xf32, #axe.layout<S[(128, 2, 1024) : (1@P, 1@Bank, 1@F)]>, psum>
   }
@@ -325,7 +336,7 @@ func.func @psum_bank_overflow() {
 // Buffers from outside the kernel are held to the target's axes too.
 func.func @argument_beyond_partitions(%s: !axe.buffer<256xf32, #axe.layout<S[256 : 1@P]>, sbuf>) {
   %zero = arith.constant 0.0 : f32
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.fill' op places data on P 0..255, but trn1's P axis (scratchpad partition) has extent 128}}
     axe.fill %s, %zero at cta : !axe.buffer<256xf32, #axe.layout<S[256 : 1@P]>, sbuf>
   }
@@ -337,7 +348,7 @@ func.func @argument_beyond_partitions(%s: !axe.buffer<256xf32, #axe.layout<S[256
 // Allocations of each memory space fit its capacity.
 func.func @psum_capacity() {
   // expected-error @+1 {{'axe.kernel' op allocates 4194304 bytes of psum memory in each of its 128 partitions (P); trn1 allows 16384 per partition}}
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     %p = axe.alloc : !axe.buffer<128x1048576xf32, #axe.layout<S[(128, 1048576) : (1@P, 1@F)]>, psum>
   }
   return
@@ -348,7 +359,7 @@ func.func @psum_capacity() {
 // Banked buffers take whole 2 KiB banks: 6 + 3 banks of the 8.
 func.func @psum_capacity_banks() {
   // expected-error @+1 {{'axe.kernel' op allocates 18432 bytes of psum memory in each of its 128 partitions (P); trn1 allows 16384 per partition}}
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     %a = axe.alloc : !axe.buffer<128x6x512xf32, #axe.layout<S[(128, 6, 512) : (1@P, 1@Bank, 1@F)]>, psum>
     %b = axe.alloc : !axe.buffer<128x3x512xf32, #axe.layout<S[(128, 3, 512) : (1@P, 1@Bank, 1@F)]>, psum>
   }
@@ -360,7 +371,7 @@ func.func @psum_capacity_banks() {
 // 192 KiB of SBUF per partition: 128 KiB + 64 KiB + 2 bytes.
 func.func @sbuf_capacity() {
   // expected-error @+1 {{'axe.kernel' op allocates 196610 bytes of sbuf memory in each of its 128 partitions (P); trn1 allows 196608 per partition}}
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     %a = axe.alloc : !axe.buffer<128x32768xf32, #axe.layout<S[(128, 32768) : (1@P, 1@F)]>, sbuf>
     %b = axe.alloc : !axe.buffer<128x32769xf16, #axe.layout<S[(128, 32769) : (1@P, 1@F)]>, sbuf>
   }
@@ -526,7 +537,7 @@ func.func @ws_empty_range() {
 // -----
 
 func.func @ws_no_warps() {
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.warp_specialize' op trn1 has no warps to specialize}}
     axe.warp_specialize {
       axe.partition warps [0, 1) {
@@ -613,7 +624,7 @@ func.func @cluster_on_sm80() {
 // -----
 
 func.func @warp_on_trn1(%t: !axe.token) {
-  axe.kernel on #axe.target<"trn1"> grid [1] threads 1 {
+  axe.kernel on #axe.target<"trn1"> {
     // expected-error @+1 {{'axe.wait' op runs at warp scope, but trn1 has no warps}}
     axe.wait %t at warp
   }

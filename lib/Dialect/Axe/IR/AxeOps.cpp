@@ -91,6 +91,36 @@ static void printWarpRange(OpAsmPrinter &printer, Operation *,
   printer << "[" << begin.getInt() << ", " << end.getInt() << ")";
 }
 
+// `grid [%m, 4] threads 128`, either part optional: no grid is one CTA (one
+// core of an accelerator) and no thread count is one thread, so a kernel
+// for a machine without threads is written `axe.kernel {`.
+static ParseResult
+parseLaunch(OpAsmParser &parser,
+            SmallVectorImpl<OpAsmParser::UnresolvedOperand> &grid,
+            DenseI64ArrayAttr &staticGrid, IntegerAttr &threads) {
+  staticGrid = parser.getBuilder().getDenseI64ArrayAttr({});
+  if (succeeded(parser.parseOptionalKeyword("grid")) &&
+      parseDynamicIndexList(parser, grid, staticGrid))
+    return failure();
+  int64_t count = 1;
+  if (succeeded(parser.parseOptionalKeyword("threads")) &&
+      parser.parseInteger(count))
+    return failure();
+  threads = parser.getBuilder().getI64IntegerAttr(count);
+  return success();
+}
+
+static void printLaunch(OpAsmPrinter &printer, Operation *op, OperandRange grid,
+                        DenseI64ArrayAttr staticGrid, IntegerAttr threads) {
+  bool printGrid = !staticGrid.empty();
+  if (printGrid) {
+    printer << "grid ";
+    printDynamicIndexList(printer, op, grid, staticGrid);
+  }
+  if (threads.getInt() != 1)
+    printer << (printGrid ? " " : "") << "threads " << threads.getInt();
+}
+
 #include "axe/Dialect/Axe/IR/AxeOpInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES

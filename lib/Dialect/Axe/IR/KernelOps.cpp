@@ -75,8 +75,9 @@ LogicalResult KernelOp::verify() {
   if (!(*this)->getParentOfType<FunctionOpInterface>())
     return emitOpError() << "must be inside a function";
   llvm::ArrayRef<int64_t> grid = getStaticGrid();
-  if (grid.empty() || grid.size() > 3)
-    return emitOpError() << "grid needs 1 to 3 dims, got " << grid.size();
+  // No grid is one CTA.
+  if (grid.size() > 3)
+    return emitOpError() << "grid has at most 3 dims, got " << grid.size();
   if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
                                             getGrid())))
     return failure();
@@ -107,6 +108,17 @@ LogicalResult KernelOp::verify() {
   if (!target)
     return success();
   for (auto [i, dim] : llvm::enumerate(grid)) {
+    // A machine without grid axes (an accelerator core) runs one instance.
+    if (!target->axisNumbering(ExecutionScope::CTA, ExecutionScope::Kernel,
+                               i) &&
+        dim != 1)
+      return emitOpError() << "has a grid dim " << i << " of "
+                           << (ShapedType::isDynamic(dim)
+                                   ? std::string("run-time size")
+                                   : std::to_string(dim))
+                           << ", but " << target->name
+                           << " has no grid: a kernel runs once on it "
+                              "(write no `grid`)";
     int64_t limit = target->maxGridExtent(i);
     if (!ShapedType::isDynamic(dim) && limit > 0 && dim > limit)
       return emitOpError() << "grid dim " << i << " ("
@@ -114,6 +126,11 @@ LogicalResult KernelOp::verify() {
                            << dim << ", but " << target->name
                            << " allows at most " << limit << " CTAs along it";
   }
+  if (target->maxThreadsPerCTA == 1 && getThreads() > 1)
+    return emitOpError() << "has " << getThreads() << " threads per CTA, but "
+                         << target->name
+                         << " has no threads: a kernel runs on one core "
+                            "(write no `threads`)";
   if (static_cast<int64_t>(getThreads()) > target->maxThreadsPerCTA)
     return emitOpError() << "has " << getThreads() << " threads per CTA; "
                          << target->name << " allows at most "

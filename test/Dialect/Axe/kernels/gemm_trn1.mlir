@@ -19,7 +19,7 @@
 #sC = #axe.layout<S[(128, 1024) : (1@P, 1@F)]>
 
 // CHECK-LABEL: func.func @gemm_trn1
-// CHECK: axe.kernel grid [1] threads 1 {
+// CHECK: axe.kernel {
 // CHECK: axe.alloc : !axe.buffer<128x1024xf32, #axe.layout<S[(128, 2, 512) : (1@P, 1@Bank, 1@F)]>, psum>
 // CHECK: axe.view %{{.*}} [0, %{{.*}}] : memref<128x256xf16> -> !axe.buffer<128x128xf16, #axe.layout<S[(128, 128) : (256, 1)]>, hbm>
 // CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at cta : !axe.buffer<128x128xf16, #axe.layout<S[(128, 128) : (1@F, 1@P)]>, sbuf>
@@ -30,7 +30,7 @@ module attributes {axe.target = #axe.target<"trn1">} {
     %c128 = arith.constant 128 : index
     %c256 = arith.constant 256 : index
     %zero = arith.constant 0.0 : f32
-    axe.kernel grid [1] threads 1 {
+    axe.kernel {
       %sA = axe.alloc : !axe.buffer<128x128xf16, #sA, sbuf>
       %sB = axe.alloc : !axe.buffer<128x1024xf16, #sB, sbuf>
       %pC = axe.alloc : !axe.buffer<128x1024xf32, #pC, psum>

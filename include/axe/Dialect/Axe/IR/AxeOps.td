@@ -47,6 +47,11 @@ def Axe_KernelOp : Axe_Op<"kernel", [
     }
     ```
 
+    Without `grid` the kernel is one CTA, and without `threads` a CTA is
+    one thread: a kernel for an accelerator core, which has no threads, is
+    written `axe.kernel on #axe.target<"trn1"> { ... }`, and its target
+    rejects a launch it cannot run.
+
     The target may instead come from the enclosing module's `axe.target`
     attribute. With a target, the verifier checks the launch (grid extents,
     threads per CTA, cluster size) and every buffer in the body against it:
@@ -66,8 +71,7 @@ def Axe_KernelOp : Axe_Op<"kernel", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     (`on` qualified($target)^)?
-    `grid` custom<DynamicIndexList>($grid, $static_grid)
-    `threads` $threads (`cluster` $cluster^)?
+    custom<Launch>($grid, $static_grid, $threads) (`cluster` $cluster^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
