@@ -231,3 +231,22 @@ func.func @tokens(%n: index, %c: i1) {
   }
   return
 }
+
+// -----
+
+// A kernel without a grid is one CTA: its body runs once, and every grid
+// coordinate is 0.
+// CHECK-LABEL: func.func @no_grid
+// CHECK-NOT: scf.parallel
+// CHECK: scf.execute_region {
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT: memref.store %[[Z]]
+// CHECK-NEXT: scf.yield
+func.func @no_grid(%out: memref<4xindex>) {
+  %c0 = arith.constant 0 : index
+  axe.kernel threads 32 {
+    %bx = axe.axis_id bx
+    memref.store %bx, %out[%c0] : memref<4xindex>
+  }
+  return
+}
