@@ -312,9 +312,8 @@ SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
 
 Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                       const CPUBuffer &dst, const CPUCodegenOptions &opts) {
-  if (src.shape != dst.shape)
-    return fail("copy between shapes " + shapeStr(src.shape) + " and " +
-                shapeStr(dst.shape));
+  if (auto ok = checkCopyShapes(src.shape, dst.shape); !ok)
+    return ok.takeFailure();
   auto sa = makeAccess(src), da = makeAccess(dst);
   if (!sa)
     return sa.takeFailure();
@@ -480,20 +479,10 @@ Result<bool> emitFill(OpBuilder &b, Location loc, const CPUBuffer &dst,
 // Gemm
 //===----------------------------------------------------------------------===//
 
-Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
-                            const CPUBuffer &bb, bool transB,
-                            const CPUBuffer &c) {
-  if (a.shape.size() != 2 || bb.shape.size() != 2 || c.shape.size() != 2)
-    return fail("gemm operands must be rank 2");
-  int64_t m = transA ? a.shape[1] : a.shape[0];
-  int64_t k = transA ? a.shape[0] : a.shape[1];
-  int64_t kb = transB ? bb.shape[1] : bb.shape[0];
-  int64_t n = transB ? bb.shape[0] : bb.shape[1];
-  if (k != kb || c.shape[0] != m || c.shape[1] != n)
-    return fail("gemm shapes " + shapeStr(a.shape) + " x " +
-                shapeStr(bb.shape) + " -> " + shapeStr(c.shape) +
-                " do not agree");
-  return GemmShape{m, n, k};
+Result<GemmProblem> gemmShape(const CPUBuffer &a, bool transA,
+                              const CPUBuffer &bb, bool transB,
+                              const CPUBuffer &c) {
+  return gemmProblem(a.shape, transA, bb.shape, transB, c.shape);
 }
 
 Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
@@ -505,17 +494,22 @@ Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
   auto aa = makeAccess(a), ba = makeAccess(bb), ca = makeAccess(c);
   if (!aa || !ba || !ca)
     return fail(!aa ? aa.message() : !ba ? ba.message() : ca.message());
-  // Space dims: 0 = M, 1 = N, 2 = K.
-  SpaceOperand opA{&aa->emitter, transA ? SmallVector<unsigned, 4>{2, 0}
-                                        : SmallVector<unsigned, 4>{0, 2}};
-  SpaceOperand opB{&ba->emitter, transB ? SmallVector<unsigned, 4>{1, 2}
-                                        : SmallVector<unsigned, 4>{2, 1}};
-  SpaceOperand opC{&ca->emitter, {0, 1}};
+  // Space dims are the problem's (GemmDim: M, N, K); each operand dim runs
+  // along the one gemmOperandDims gives it.
+  auto spaceDims = [&](GemmOperand operand) {
+    SmallVector<unsigned, 4> dims;
+    for (GemmDim d : shape->dimsOf(operand))
+      dims.push_back(unsigned(d));
+    return dims;
+  };
+  SpaceOperand opA{&aa->emitter, spaceDims(GemmOperand::A)};
+  SpaceOperand opB{&ba->emitter, spaceDims(GemmOperand::B)};
+  SpaceOperand opC{&ca->emitter, spaceDims(GemmOperand::C)};
   IterSpace space =
       IterSpace::build({shape->m, shape->n, shape->k}, {opA, opB, opC});
   SmallVector<unsigned> outer, inner;
   for (unsigned l = 0; l < space.loops().size(); ++l)
-    (space.loops()[l].dim == 2 ? inner : outer).push_back(l);
+    (space.loops()[l].dim == unsigned(GemmDim::K) ? inner : outer).push_back(l);
   SmallVector<Value> ivs(space.loops().size());
   Type acc = c.elementType;
   emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
@@ -557,36 +551,19 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
                         Combiner kind, bool accumulate,
                         const CPUCodegenOptions &opts) {
   unsigned rank = src.shape.size();
-  SmallVector<bool> reduced(rank, false);
-  for (int64_t d : dims) {
-    if (d < 0 || d >= int64_t(rank))
-      return fail("reduce dim " + std::to_string(d) + " out of range for " +
-                  shapeStr(src.shape));
-    reduced[d] = true;
-  }
-  SmallVector<unsigned, 4> dstDims;
-  Shape kept, keptOnes;
-  for (unsigned d = 0; d < rank; ++d) {
-    keptOnes.push_back(reduced[d] ? 1 : src.shape[d]);
-    if (!reduced[d]) {
-      kept.push_back(src.shape[d]);
-      dstDims.push_back(d);
-    }
-  }
-  if (dst.shape == keptOnes && dst.shape != kept)
-    dstDims = iota(rank);
-  else if (dst.shape != kept)
-    return fail("reduce of " + shapeStr(src.shape) + " gives " +
-                shapeStr(kept) + " (or " + shapeStr(keptOnes) + "), not " +
-                shapeStr(dst.shape));
+  Result<ReduceMapping> mapping = reduceMapping(src.shape, dims, dst.shape);
+  if (!mapping)
+    return mapping.takeFailure();
+  ArrayRef<bool> reduced = mapping->reduced;
 
   auto sa = makeAccess(src), da = makeAccess(dst);
   if (!sa)
     return sa.takeFailure();
   if (!da)
     return da.takeFailure();
-  IterSpace space = IterSpace::build(
-      src.shape, {{&sa->emitter, iota(rank)}, {&da->emitter, dstDims}});
+  IterSpace space =
+      IterSpace::build(src.shape, {{&sa->emitter, iota(rank)},
+                                   {&da->emitter, mapping->targetDims}});
   // Kept loops outside, reduced loops inside.
   auto loops = space.loops();
   std::stable_partition(loops.begin(), loops.end(),
@@ -698,23 +675,20 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
   Operation *term = body.front().getTerminator();
   if (!term || term->getNumOperands() != outputs.size())
     return fail("elementwise body must yield one value per output");
-  if (outputs.empty())
-    return fail("elementwise needs an output");
-  const Shape &shape = outputs.front().shape;
+  auto shapesOf = [](ArrayRef<CPUBuffer> buffers) {
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (const CPUBuffer &buf : buffers)
+      shapes.push_back(buf.shape);
+    return shapes;
+  };
+  Result<Shape> fits = elementwiseShape(shapesOf(inputs), shapesOf(outputs));
+  if (!fits)
+    return fail("elementwise " + fits.message());
+  const Shape &shape = *fits;
   std::vector<Access> accs;
+  // Inputs may broadcast along dims of extent 1 (a row maximum against its
+  // rows): the space gives such a dim no movement for that operand.
   for (const CPUBuffer &buf : llvm::concat<const CPUBuffer>(inputs, outputs)) {
-    // Inputs may broadcast along dims of extent 1 (a row maximum against its
-    // rows): the space gives such a dim no movement for that operand.
-    bool isInput = accs.size() < inputs.size();
-    bool fits = buf.shape.size() == shape.size();
-    for (unsigned d = 0; fits && d < shape.size(); ++d)
-      fits = buf.shape[d] == shape[d] || (isInput && buf.shape[d] == 1);
-    if (!fits)
-      return fail(
-          "elementwise " + std::string(isInput ? "input" : "output") +
-          " of shape " + shapeStr(buf.shape) + " with output " +
-          shapeStr(shape) +
-          (isInput ? " (an input dim must equal the output's or be 1)" : ""));
     auto a = makeAccess(buf);
     if (!a)
       return a.takeFailure();

@@ -12,6 +12,7 @@
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Axe/IR/OperatorShapes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -270,8 +271,8 @@ template <typename OpTy> ScheduleMatch matchCopy(Operation *raw) {
   auto op = cast<OpTy>(raw);
   auto s = cast<BufferType>(op.getSource().getType());
   auto t = cast<BufferType>(op.getTarget().getType());
-  if (s.getShape() != t.getShape())
-    return ScheduleMatch::decline("source and target shapes differ");
+  if (auto ok = checkCopyShapes(s.getShape(), t.getShape()); !ok)
+    return ScheduleMatch::decline(ok.message());
   return m;
 }
 

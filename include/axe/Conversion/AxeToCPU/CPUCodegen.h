@@ -13,6 +13,7 @@
 
 #include "axe/Codegen/ElementOps.h"
 #include "axe/Conversion/AxeToCPU/CPUStorage.h"
+#include "axe/Dialect/Axe/IR/OperatorShapes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
@@ -67,14 +68,11 @@ Result<bool> emitFill(mlir::OpBuilder &b, mlir::Location loc,
                       const CPUBuffer &dst, mlir::Value value,
                       const CPUCodegenOptions &opts = {});
 
-/// M, N, K of C (MxN) = A (MxK) x B (KxN), after the transposes.
-struct GemmShape {
-  int64_t m, n, k;
-};
-/// The shape, or why the operands do not form a gemm.
-Result<GemmShape> gemmShape(const CPUBuffer &a, bool transA,
-                            const CPUBuffer &bb, bool transB,
-                            const CPUBuffer &c);
+/// M, N, K of C (MxN) = A (MxK) x B (KxN) by the verifier's rule
+/// (gemmProblem), or why the operands do not form a gemm.
+Result<GemmProblem> gemmShape(const CPUBuffer &a, bool transA,
+                              const CPUBuffer &bb, bool transB,
+                              const CPUBuffer &c);
 
 /// How the packed gemm blocks an M x N x K problem: an `mr` x (`vectors` x
 /// `lanes`) block of C in registers, over K blocks of `kc`.

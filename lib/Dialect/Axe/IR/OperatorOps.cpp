@@ -7,6 +7,8 @@
 
 #include "AxeOpsInternal.h"
 
+#include "axe/Dialect/Axe/IR/OperatorShapes.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -182,10 +184,9 @@ LogicalResult axe::detail::verifyOperatorOp(Operation *op) {
 
 static LogicalResult verifyCopy(Operation *op, BufferType source,
                                 BufferType target) {
-  if (source.getShape() != target.getShape())
-    return op->emitOpError()
-           << "copies between different shapes " << shapeStr(source.getShape())
-           << " and " << shapeStr(target.getShape());
+  if (Result<bool> ok = checkCopyShapes(source.getShape(), target.getShape());
+      !ok)
+    return op->emitOpError() << ok.message();
   if (source.getElementType() != target.getElementType())
     return op->emitOpError()
            << "cannot convert " << source.getElementType() << " to "
@@ -202,18 +203,18 @@ LogicalResult CopyAsyncOp::verify() {
 }
 
 int64_t GemmOp::getM() {
-  llvm::ArrayRef<int64_t> a = getA().getType().getShape();
-  return getTransposeA() ? a[1] : a[0];
+  return gemmExtent(getA().getType().getShape(), GemmOperand::A,
+                    getTransposeA(), GemmDim::M);
 }
 
 int64_t GemmOp::getK() {
-  llvm::ArrayRef<int64_t> a = getA().getType().getShape();
-  return getTransposeA() ? a[0] : a[1];
+  return gemmExtent(getA().getType().getShape(), GemmOperand::A,
+                    getTransposeA(), GemmDim::K);
 }
 
 int64_t GemmOp::getN() {
-  llvm::ArrayRef<int64_t> b = getB().getType().getShape();
-  return getTransposeB() ? b[0] : b[1];
+  return gemmExtent(getB().getType().getShape(), GemmOperand::B,
+                    getTransposeB(), GemmDim::N);
 }
 
 LogicalResult GemmOp::verify() {
@@ -230,19 +231,11 @@ LogicalResult GemmOp::verify() {
                               "elements); C += A x B must not write an input "
                               "it reads";
   }
-  for (auto [name, type] : {std::pair{"A", a}, {"B", b}, {"C", c}})
-    if (type.getRank() != 2)
-      return emitOpError() << name << " must be a rank-2 buffer, got shape "
-                           << shapeStr(type.getShape());
-  int64_t kB = getTransposeB() ? b.getShape()[1] : b.getShape()[0];
-  if (getK() != kB)
-    return emitOpError() << "A" << (getTransposeA() ? "^T" : "") << " is "
-                         << getM() << "x" << getK() << " but B"
-                         << (getTransposeB() ? "^T" : "") << " is " << kB << "x"
-                         << getN() << ": the K dims differ";
-  if (c.getShape()[0] != getM() || c.getShape()[1] != getN())
-    return emitOpError() << "C is " << shapeStr(c.getShape())
-                         << " but A x B is " << getM() << "x" << getN();
+  if (Result<GemmProblem> problem =
+          gemmProblem(a.getShape(), getTransposeA(), b.getShape(),
+                      getTransposeB(), c.getShape());
+      !problem)
+    return emitOpError() << problem.message();
   auto kindOf = [](Type t) { return isa<FloatType>(t) ? 0 : 1; };
   if (kindOf(a.getElementType()) != kindOf(b.getElementType()) ||
       kindOf(a.getElementType()) != kindOf(c.getElementType()))
@@ -255,64 +248,30 @@ LogicalResult GemmOp::verify() {
 LogicalResult ReduceOp::verify() {
   BufferType source = getSource().getType();
   BufferType target = getTarget().getType();
-  llvm::ArrayRef<int64_t> dims = getDims();
-  int64_t rank = source.getRank();
-  if (dims.empty())
-    return emitOpError() << "needs at least one dim to reduce";
-  for (auto [i, dim] : llvm::enumerate(dims)) {
-    if (dim < 0 || dim >= rank)
-      return emitOpError() << "dim " << dim << " is out of range for a rank-"
-                           << rank << " source";
-    if (i > 0 && dims[i - 1] >= dim)
-      return emitOpError() << "dims must be strictly increasing";
-  }
+  if (Result<bool> ok = checkReduceDims(source.getRank(), getDims()); !ok)
+    return emitOpError() << ok.message();
   if (source.getElementType() != target.getElementType())
     return emitOpError() << "reduces " << source.getElementType()
                          << " elements into " << target.getElementType()
                          << " ones; the element types must agree";
-  Shape kept, dropped;
-  for (int64_t d = 0; d < rank; ++d) {
-    bool reduced = llvm::is_contained(dims, d);
-    kept.push_back(reduced ? 1 : source.getShape()[d]);
-    if (!reduced)
-      dropped.push_back(source.getShape()[d]);
-  }
-  llvm::ArrayRef<int64_t> shape = target.getShape();
-  if (shape != llvm::ArrayRef<int64_t>(kept) &&
-      shape != llvm::ArrayRef<int64_t>(dropped))
-    return emitOpError() << "target shape " << shapeStr(shape) << " is neither "
-                         << shapeStr(kept) << " (reduced dims kept as 1) nor "
-                         << (dropped.empty() ? "a scalar" : shapeStr(dropped))
-                         << " (reduced dims dropped)";
+  if (Result<ReduceMapping> mapping =
+          reduceMapping(source.getShape(), getDims(), target.getShape());
+      !mapping)
+    return emitOpError() << mapping.message();
   return success();
 }
 
 LogicalResult ElementwiseOp::verifyRegions() {
-  if (getOutputs().empty())
-    return emitOpError() << "needs at least one output";
-  llvm::ArrayRef<int64_t> shape =
-      cast<BufferType>(getOutputs().front().getType()).getShape();
-  // Inputs broadcast along dims of extent 1 (a row maximum against a tile).
-  for (auto [i, value] : llvm::enumerate(getInputs())) {
-    llvm::ArrayRef<int64_t> inShape =
-        cast<BufferType>(value.getType()).getShape();
-    bool broadcasts = inShape.size() == shape.size();
-    for (size_t d = 0; broadcasts && d < shape.size(); ++d)
-      broadcasts = inShape[d] == shape[d] || inShape[d] == 1;
-    if (!broadcasts)
-      return emitOpError() << "input #" << i << " has shape "
-                           << shapeStr(inShape)
-                           << ", which does not broadcast to the outputs' "
-                              "shape "
-                           << shapeStr(shape)
-                           << " (same rank, each dim equal or 1)";
-  }
-  for (auto [i, value] : llvm::enumerate(getOutputs()))
-    if (cast<BufferType>(value.getType()).getShape() != shape)
-      return emitOpError() << "output #" << i << " has shape "
-                           << shapeStr(
-                                  cast<BufferType>(value.getType()).getShape())
-                           << ", but output #0 has shape " << shapeStr(shape);
+  auto shapesOf = [](ValueRange values) {
+    llvm::SmallVector<llvm::ArrayRef<int64_t>> shapes;
+    for (Value v : values)
+      shapes.push_back(cast<BufferType>(v.getType()).getShape());
+    return shapes;
+  };
+  if (Result<Shape> shape =
+          elementwiseShape(shapesOf(getInputs()), shapesOf(getOutputs()));
+      !shape)
+    return emitOpError() << shape.message();
 
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
