@@ -277,19 +277,8 @@ TEST(InstanceEmitter, RandomLayoutsRunAsTheViewSays) {
   int checked = 0;
   for (uint64_t seed = 0; checked < 24 && seed < 200; ++seed) {
     LayoutGenerator gen(seed);
-    TileLayout tile = gen.layout(64);
-    Shape shape = gen.shapeFor(tile.size(), int(gen.uniform(1, 3)));
-    std::vector<std::string> axes;
-    for (const char *a : kAxes)
-      if (gen.coin())
-        axes.push_back(a);
-    Layout layout(tile);
-    if (gen.coin(0.3)) {
-      int b = int(gen.uniform(0, 2));
-      layout = Layout(
-          *Swizzle::create(int(gen.uniform(0, 2)), b, int(gen.uniform(b, 3))),
-          tile);
-    }
+    auto [layout, shape, axes] =
+        randomInstanceCase(gen, 64, {"laneid", "warpid", "P"});
     auto em = InstanceEmitter::get(layout, shape, axes);
     if (!em || em->view().local().tile().replicaCount() > 16)
       continue;

@@ -9,6 +9,7 @@
 #ifndef AXE_UNITTESTS_LAYOUT_BRUTEFORCE_H
 #define AXE_UNITTESTS_LAYOUT_BRUTEFORCE_H
 
+#include "axe/Layout/Swizzle.h"
 #include "axe/Layout/TileLayout.h"
 
 #include <initializer_list>
@@ -198,6 +199,34 @@ public:
 private:
   std::mt19937_64 rng;
 };
+
+/// A case for the per-instance view: a layout of at most `maxSize` elements,
+/// swizzled about one time in three, a shape for it, and a random subset of
+/// `axisChoices` as the instance axes.
+struct InstanceCase {
+  Layout layout;
+  Shape shape;
+  std::vector<std::string> axes;
+};
+
+inline InstanceCase
+randomInstanceCase(LayoutGenerator &gen, int64_t maxSize,
+                   std::initializer_list<const char *> axisChoices) {
+  TileLayout tile = gen.layout(maxSize);
+  Shape shape = gen.shapeFor(tile.size(), int(gen.uniform(1, 3)));
+  std::vector<std::string> axes;
+  for (const char *a : axisChoices)
+    if (gen.coin())
+      axes.push_back(a);
+  Layout layout(tile);
+  if (gen.coin(0.3)) {
+    int b = int(gen.uniform(0, 2));
+    layout = Layout(
+        *Swizzle::create(int(gen.uniform(0, 2)), b, int(gen.uniform(b, 3))),
+        tile);
+  }
+  return {layout, shape, axes};
+}
 
 } // namespace axe::testing
 

@@ -248,19 +248,8 @@ TEST(InstanceView, RandomLayoutsMatchBruteForce) {
   const int trials = 2000;
   for (uint64_t seed = 0; seed < trials; ++seed) {
     LayoutGenerator gen(seed);
-    TileLayout tile = gen.layout(128);
-    Shape shape = gen.shapeFor(tile.size(), int(gen.uniform(1, 3)));
-    std::vector<std::string> axes;
-    for (const char *a : {"laneid", "warpid", "P"})
-      if (gen.coin())
-        axes.push_back(a);
-    Layout layout(tile);
-    if (gen.coin(0.3)) {
-      int b = int(gen.uniform(0, 2));
-      layout = Layout(
-          *Swizzle::create(int(gen.uniform(0, 2)), b, int(gen.uniform(b, 3))),
-          tile);
-    }
+    auto [layout, shape, axes] =
+        randomInstanceCase(gen, 128, {"laneid", "warpid", "P"});
     auto view = InstanceView::get(layout, shape, axes);
     if (!view) {
       // Refusals here: overlapping instance digits, or a shape the shard
