@@ -21,7 +21,7 @@ Result<StoragePlan> StoragePlan::forLayout(const Layout &layout) {
   // below 0, say), so its extent is computed with a check.
   bool overflow = false;
   auto extentOf = [&](const auto &r) {
-    int64_t span, extent;
+    int64_t span = 0, extent = 0;
     overflow |= llvm::SubOverflow(r.hi, r.lo, span) ||
                 llvm::AddOverflow(span, int64_t(1), extent);
     return extent;
