@@ -293,11 +293,14 @@ private:
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-/// The options of a run: the host's vector width, or `vectorBits`.
-AxeToCPUOptions cpuOptions(int64_t vectorBits, bool openmp) {
+/// The options of a run: the host's vector width, or `vectorBits`; the
+/// operators' code outlined (the pipeline's default) or inline.
+AxeToCPUOptions cpuOptions(int64_t vectorBits, bool openmp,
+                           bool outline = true) {
   AxeToCPUOptions o;
   o.vectorBits = vectorBits;
   o.openmp = openmp;
+  o.outline = outline;
   return o;
 }
 
@@ -445,11 +448,13 @@ double gemmError(int64_t n, const std::vector<float> &a,
 }
 
 /// Times the axe GEMM kernel: state.range(0) = n, range(1) = vector bits
-/// (0: the host's), range(2) = OpenMP on; `inType` f32, f16 or bf16.
+/// (0: the host's), range(2) = OpenMP on, range(3) = outlined operators;
+/// `inType` f32, f16 or bf16.
 void gemmAxe(benchmark::State &state, const char *inType) {
   int64_t n = state.range(0);
-  AxeKernel k(gemmKernel(n, inType, state.range(1)),
-              cpuOptions(state.range(1), state.range(2) != 0));
+  AxeKernel k(
+      gemmKernel(n, inType, state.range(1)),
+      cpuOptions(state.range(1), state.range(2) != 0, state.range(3) != 0));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
   std::vector<uint16_t> a16(n * n), b16(n * n);
@@ -523,7 +528,7 @@ void BM_CopyAxeKernel(benchmark::State &state) {
                      "  return\n"
                      "}\n"
                      "}\n";
-  AxeKernel k(text, cpuOptions(0, state.range(1) != 0));
+  AxeKernel k(text, cpuOptions(0, state.range(1) != 0, state.range(2) != 0));
   std::vector<float> a(n * n, 1.0f), b(n * n);
   for (auto _ : state)
     k.run(n, {a.data(), b.data()});
@@ -545,30 +550,35 @@ BENCHMARK(BM_TransposeGeneratedBlock)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeNaiveCxx)->Unit(benchmark::kMillisecond);
+// outline:0 is the kernel with its operators' loops inline, the form
+// axe-to-cpu emitted before outlining: the baseline of outline:1.
 BENCHMARK(BM_CopyAxeKernel)
-    ->ArgNames({"n", "openmp"})
-    ->Args({4096, 0})
-    ->Args({4096, 1})
+    ->ArgNames({"n", "openmp", "outline"})
+    ->Args({4096, 0, 1})
+    ->Args({4096, 0, 0})
+    ->Args({4096, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 // Single thread: the host's vector unit (0) and AVX2 sizing (256).
 BENCHMARK(BM_GemmAxeF32)
-    ->ArgNames({"n", "vbits", "openmp"})
-    ->Args({512, 0, 0})
-    ->Args({512, 256, 0})
-    ->Args({2048, 0, 0})
-    ->Args({2048, 256, 0})
-    ->Args({2048, 0, 1})
+    ->ArgNames({"n", "vbits", "openmp", "outline"})
+    ->Args({512, 0, 0, 1})
+    ->Args({512, 0, 0, 0})
+    ->Args({512, 256, 0, 1})
+    ->Args({2048, 0, 0, 1})
+    ->Args({2048, 0, 0, 0})
+    ->Args({2048, 256, 0, 1})
+    ->Args({2048, 0, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeF16)
-    ->ArgNames({"n", "vbits", "openmp"})
-    ->Args({512, 0, 0})
+    ->ArgNames({"n", "vbits", "openmp", "outline"})
+    ->Args({512, 0, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeBF16)
-    ->ArgNames({"n", "vbits", "openmp"})
-    ->Args({512, 0, 0})
+    ->ArgNames({"n", "vbits", "openmp", "outline"})
+    ->Args({512, 0, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_OpenBLASSgemm)

@@ -179,12 +179,16 @@ def run(args, work):
             paths[n] = os.path.join(work, "copies-%d.mlir" % n)
             with open(paths[n], "w") as f:
                 f.write(kernel(n, args.tile, args.fresh_buffers))
+        # The stages of axe-to-cpu as it runs them: outlined unless the
+        # pipeline under test says outline=false.
+        dispatch = "--axe-dispatch=target=cpu"
+        if "outline=false" not in args.pipeline:
+            dispatch += " outline"
         stages = [
             ("input", []),
-            ("axe-dispatch", ["--axe-dispatch=target=cpu"]),
-            ("+ convert-axe-to-cpu",
-             ["--axe-dispatch=target=cpu", "--convert-axe-to-cpu"]),
-            ("axe-to-cpu (llvm)", ["--axe-to-cpu"]),
+            ("axe-dispatch", [dispatch]),
+            ("+ convert-axe-to-cpu", [dispatch, "--convert-axe-to-cpu"]),
+            ("axe-to-cpu (llvm)", pipeline),
         ]
         print("\nIR lines per copy (from %d and %d copies):" % (lo, hi))
         for name, stage in stages:

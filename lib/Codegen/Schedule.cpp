@@ -180,9 +180,16 @@ LogicalResult ScheduleRegistry::dispatch(Operation *op,
   if (failed(selected))
     return failure();
   const auto &[schedule, match] = *selected;
+  return apply(op, ctx, *schedule, match, rewriter);
+}
+
+LogicalResult ScheduleRegistry::apply(Operation *op, const ScheduleContext &ctx,
+                                      const Schedule &schedule,
+                                      const ScheduleMatch &match,
+                                      RewriterBase &rewriter) {
   rewriter.setInsertionPoint(op);
-  if (failed(schedule->rewrite(op, ctx, match.plan(), rewriter)))
-    return op->emitError() << "schedule '" << schedule->name
+  if (failed(schedule.rewrite(op, ctx, match.plan(), rewriter)))
+    return op->emitError() << "schedule '" << schedule.name
                            << "' failed to rewrite " << op->getName();
   return success();
 }

@@ -136,7 +136,15 @@ public:
   mlir::FailureOr<std::pair<const Schedule *, ScheduleMatch>>
   select(mlir::Operation *op, const ScheduleContext &ctx) const;
 
-  /// select() then rewrite.
+  /// Rewrites `op` by `schedule` with its accepted `match`, from `op`'s
+  /// place; on failure says which schedule failed.
+  static mlir::LogicalResult apply(mlir::Operation *op,
+                                   const ScheduleContext &ctx,
+                                   const Schedule &schedule,
+                                   const ScheduleMatch &match,
+                                   mlir::RewriterBase &rewriter);
+
+  /// select() then apply().
   mlir::LogicalResult dispatch(mlir::Operation *op, const ScheduleContext &ctx,
                                mlir::RewriterBase &rewriter) const;
 

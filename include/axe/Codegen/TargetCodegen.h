@@ -49,6 +49,11 @@ public:
   /// The widest single access to `space`, in bits.
   virtual int64_t maxVectorBits(MemorySpace space) const = 0;
 
+  /// Whether the code emitted for an operator may move into a private
+  /// function of the module, called where the operator was (axe-dispatch's
+  /// `outline`): true where kernels run as host code, as on the CPU.
+  virtual bool canOutlineOperators() const { return false; }
+
   /// What axe buffer types become on this target (the CPU: flat memrefs).
   virtual void
   populateTypeConversions(mlir::TypeConverter &converter) const = 0;

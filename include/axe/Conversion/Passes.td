@@ -30,7 +30,7 @@ def ConvertAxeToCPU : Pass<"convert-axe-to-cpu", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
-    "mlir::scf::SCFDialect"
+    "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -29,6 +30,9 @@ using namespace mlir;
 
 namespace axe {
 namespace {
+
+/// The attribute by which func-to-llvm gives a function its linkage.
+constexpr llvm::StringLiteral kLLVMLinkageAttrName = "llvm.linkage";
 
 //===----------------------------------------------------------------------===//
 // Checks: every refusal is diagnosed before anything is rewritten, so the
@@ -442,6 +446,16 @@ struct ConvertAxeToCPUPass
     // (e.g. in mlir-runner).
     module.walk(
         [](Operation *op) { op->removeAttr(AxeDialect::getTargetAttrName()); });
+    // A private function (such as the operators' outlined code) is seen
+    // from this module only; internal linkage tells LLVM so, which lets it
+    // inline a function into its only caller and drop it.
+    auto internal =
+        LLVM::LinkageAttr::get(&getContext(), LLVM::Linkage::Internal);
+    module.walk([&](func::FuncOp fn) {
+      if (fn.isPrivate() && !fn.isExternal() &&
+          !fn->hasAttr(kLLVMLinkageAttrName))
+        fn->setAttr(kLLVMLinkageAttrName, internal);
+    });
   }
 };
 
@@ -452,6 +466,7 @@ void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
   dispatch.vectorBits = options.vectorBits;
+  dispatch.outline = options.outline;
   pm.addPass(createAxeDispatch(dispatch));
   pm.addPass(createConvertAxeToCPU());
   addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
@@ -469,6 +484,11 @@ struct AxeToCPUPipelineOptions
       llvm::cl::desc("Run the grid's CTAs on all cores through OpenMP (link "
                      "or load libomp)"),
       llvm::cl::init(false)};
+  Option<bool> outline{
+      *this, "outline",
+      llvm::cl::desc("Each operator's loops in a private function, shared by "
+                     "operators that emit the same code"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -484,6 +504,7 @@ void registerAxeToCPU() {
         AxeToCPUOptions options;
         options.vectorBits = o.vectorBits;
         options.openmp = o.openmp;
+        options.outline = o.outline;
         buildAxeToCPUPipeline(pm, options);
       });
 }

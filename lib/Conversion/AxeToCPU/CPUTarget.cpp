@@ -51,6 +51,9 @@ public:
     return description.vectorUnit ? description.vectorUnit->vectorBits : 0;
   }
 
+  // A CTA runs as host code, so an operator's loops can be a host function.
+  bool canOutlineOperators() const override { return true; }
+
   void populateTypeConversions(TypeConverter &converter) const override {
     converter.addConversion([](BufferType type) -> Type {
       return getCPUMemRefType(type.getElementType());

@@ -156,6 +156,10 @@ struct AxeToCPUOptions {
   /// needs libomp: -shared-libs=.../libomp.so for mlir-runner). Off, a
   /// kernel runs its CTAs one after another on the calling thread.
   bool openmp = false;
+  /// Each operator's loops in a private function shared by operators that
+  /// emit the same code (axe-dispatch's `outline`), so compile time grows
+  /// linearly with a kernel's operators.
+  bool outline = true;
 };
 
 /// axe-dispatch{target=cpu}, convert-axe-to-cpu, then the upstream

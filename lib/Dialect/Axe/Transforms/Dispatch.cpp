@@ -1,5 +1,6 @@
 //===- Dispatch.cpp - axe-dispatch: rewrite operators with schedules ------===//
 
+#include "axe/Codegen/Outline.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -28,6 +29,8 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
       : AxeDispatchBase(options), schedules(std::move(schedules)) {}
 
   void getDependentDialects(DialectRegistry &registry) const override {
+    // The outliner's regions, functions and calls.
+    registry.insert<scf::SCFDialect, func::FuncDialect>();
     for (const Backend *b : registeredBackends())
       if (b->dependentDialects)
         b->dependentDialects(registry);
@@ -84,6 +87,7 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
   }
 
   void runOnOperation() override {
+    OperatorOutliner outliner;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](OperatorOpInterface op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
@@ -99,13 +103,45 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
         continue;
       }
       // Keep going after a failure so every undispatchable op is reported.
-      if (failed(schedules->dispatch(op, it->second->schedule, rewriter)))
+      if (failed(dispatch(op, it->second->schedule, outliner, rewriter)))
         ok = false;
       else
         ++numDispatched;
     }
     if (!ok)
       signalPassFailure();
+  }
+
+  LogicalResult dispatch(Operation *op, const ScheduleContext &ctx,
+                         OperatorOutliner &outliner, RewriterBase &rewriter) {
+    auto selected = schedules->select(op, ctx);
+    if (failed(selected))
+      return failure();
+    const auto &[schedule, match] = *selected;
+    scf::ExecuteRegionOp region;
+    if (outline && ctx.codegen && ctx.codegen->canOutlineOperators())
+      region = outliner.wrap(op, rewriter);
+    if (failed(ScheduleRegistry::apply(op, ctx, *schedule, match, rewriter))) {
+      if (region)
+        OperatorOutliner::unwrap(region, rewriter);
+      return failure();
+    }
+    if (!region)
+      return success();
+    switch (outliner.finish(region, schedule->name, rewriter)) {
+    case OperatorOutliner::Outcome::Outlined:
+      ++numOutlined;
+      break;
+    case OperatorOutliner::Outcome::Shared:
+      ++numShared;
+      break;
+    case OperatorOutliner::Outcome::Inlined:
+      ++numInlined;
+      break;
+    case OperatorOutliner::Outcome::Empty:
+      break;
+    }
+    return success();
   }
 
   std::shared_ptr<const ScheduleRegistry> schedules;

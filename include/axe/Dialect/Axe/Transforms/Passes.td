@@ -48,6 +48,15 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
     on the targets it names and leaves the others free, so one kernel source
     serves several targets. When none accepts, the error lists every
     candidate with the reason it declined.
+
+    With `outline`, the code a schedule emits for an operator moves into a
+    private `func.func` of the module (named after the schedule), and a
+    `func.call` takes the operator's place; operators that emit the same code
+    (their buffers and run-time offsets differ, and become arguments) share
+    one function. A kernel then grows by a call per operator instead of a
+    loop nest, and the passes after dispatch take time linear in its
+    operators. Only backends whose kernels run as host code outline (the
+    CPU); code that still refers to axe values stays inline.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -55,11 +64,22 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
            "each kernel or of the module's axe.target attribute">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "CPU targets: the vector width in bits the schedules use (128, "
-           "256, 512); 0: the host's widest (AVX-512, AVX2, ...)">
+           "256, 512); 0: the host's widest (AVX-512, AVX2, ...)">,
+    Option<"outline", "outline", "bool", /*default=*/"false",
+           "Move the code of each operator into a private function called "
+           "where the operator was, one function per distinct code, where "
+           "the target's backend allows it (the CPU)">
   ];
   let statistics = [
     Statistic<"numDispatched", "dispatched-ops",
-              "Number of operators rewritten by a schedule">
+              "Number of operators rewritten by a schedule">,
+    Statistic<"numOutlined", "outlined-functions",
+              "Number of functions created for operators' code">,
+    Statistic<"numShared", "shared-calls",
+              "Number of operators calling a function another one created">,
+    Statistic<"numInlined", "inlined-ops",
+              "Number of operators whose code stayed inline (it refers to "
+              "axe values that differ within the region)">
   ];
 }
 
