@@ -156,7 +156,7 @@ OperatorOutliner::Outcome OperatorOutliner::finish(scf::ExecuteRegionOp region,
   func::ReturnOp::create(rewriter, loc);
   rewriter.eraseOp(yield);
 
-  std::string key = printedForm(fn);
+  std::pair<Operation *, std::string> key(tableOp, printedForm(fn));
   Outcome outcome = Outcome::Shared;
   func::FuncOp callee;
   auto it = byBody.find(key);

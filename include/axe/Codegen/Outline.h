@@ -55,8 +55,10 @@ public:
   unsigned functionsCreated() const { return numFunctions; }
 
 private:
-  /// Functions created so far, by their printed form (without their name).
-  std::map<std::string, mlir::func::FuncOp> byBody;
+  /// Functions created so far, by the symbol table they are in and their
+  /// printed form (without their name).
+  std::map<std::pair<mlir::Operation *, std::string>, mlir::func::FuncOp>
+      byBody;
   /// One per symbol table functions went into, built once: building it
   /// walks the module.
   std::map<mlir::Operation *, std::unique_ptr<mlir::SymbolTable>> tables;

@@ -139,3 +139,33 @@ func.func @per_thread_view(%A: memref<32xf32>) {
   }
   return
 }
+
+// -----
+
+!g = !axe.buffer<8xf32, #axe.layout<S[(8) : (1)]>, global>
+!s = !axe.buffer<8xf32, #axe.layout<S[(8) : (1)]>, shared>
+
+// A function goes into the symbol table of the code that calls it, so two
+// modules emitting the same code each get their own.
+// CHECK: module @first
+// CHECK: func.func private @__axe_cpu_copy_0(
+// CHECK: call @__axe_cpu_copy_0(
+// CHECK: module @second
+// CHECK: func.func private @__axe_cpu_copy_1(
+// CHECK: call @__axe_cpu_copy_1(
+module @first {
+  func.func @copy(%A: memref<8xf32>) {
+    %a = axe.view %A[0] : memref<8xf32> -> !g
+    %s = axe.alloc : !s
+    axe.copy %a to %s at cta : !g to !s
+    return
+  }
+}
+module @second {
+  func.func @copy(%A: memref<8xf32>) {
+    %a = axe.view %A[0] : memref<8xf32> -> !g
+    %s = axe.alloc : !s
+    axe.copy %a to %s at cta : !g to !s
+    return
+  }
+}
