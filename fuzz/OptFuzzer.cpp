@@ -49,7 +49,9 @@ const char *const kPipelines[] = {
     "axe-canonicalize-layouts{target=cpu}",
     "axe-dispatch{target=cpu}",
     "axe-dispatch{target=cpu},convert-axe-to-cpu",
+    "axe-dispatch{target=cpu outline},convert-axe-to-cpu",
     "axe-to-cpu",
+    "axe-to-cpu{outline=false}",
 };
 
 DialectRegistry &registry() {
