@@ -9,6 +9,7 @@
 #define AXE_INITALLDIALECTS_H
 
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
+#include "axe/Dialect/Trn/IR/TrnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +28,7 @@ namespace axe {
 
 /// The dialects axe-mlir defines.
 inline void registerAxeDialects(mlir::DialectRegistry &registry) {
-  registry.insert<axe::AxeDialect>();
+  registry.insert<axe::AxeDialect, axe::trn::TrnDialect>();
 }
 
 /// The upstream dialects that axe kernels use (func, arith, scf, memref,

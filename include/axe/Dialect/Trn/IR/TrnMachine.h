@@ -1,0 +1,50 @@
+//===- TrnMachine.h - Limits of a trn1 NeuronCore-v2 ------------*- C++ -*-===//
+//
+// The figures the trn verifiers check, in one place. Each is an official AWS
+// figure collected in shared/design/research/TRN.md (sections 1.2-1.4 and
+// 2.2), from the Trainium architecture guide and the nki.isa reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_DIALECT_TRN_IR_TRNMACHINE_H
+#define AXE_DIALECT_TRN_IR_TRNMACHINE_H
+
+#include <cstdint>
+
+namespace axe::trn::machine {
+
+/// Partitions of SBUF and PSUM, and lanes of every engine.
+inline constexpr int64_t kPartitions = 128;
+
+/// SBUF: 24 MiB = 128 partitions x 192 KiB.
+inline constexpr int64_t kSbufBytesPerPartition = 192 * 1024;
+inline constexpr int64_t kSbufBytes = kPartitions * kSbufBytesPerPartition;
+
+/// PSUM: 2 MiB = 128 partitions x 16 KiB, 8 banks of 2 KiB per partition.
+inline constexpr int64_t kPsumBytesPerPartition = 16 * 1024;
+inline constexpr int64_t kPsumBytes = kPartitions * kPsumBytesPerPartition;
+inline constexpr int64_t kPsumBankBytes = 2 * 1024;
+inline constexpr int64_t kPsumBanks = kPsumBytesPerPartition / kPsumBankBytes;
+
+/// TensorE: K (the partition dim of both inputs) and M (the stationary free
+/// size) fill the 128x128 PE array; N (the moving free size) is one PSUM
+/// bank of fp32.
+inline constexpr int64_t kMatmulMaxContraction = kPartitions;
+inline constexpr int64_t kMatmulMaxStationaryFree = 128;
+inline constexpr int64_t kMatmulMaxMovingFree = 512;
+
+/// TensorE transposes up to 128x128; VectorE's 32-lane banks up to 32x32.
+inline constexpr int64_t kTensorTransposeMax = 128;
+inline constexpr int64_t kVectorTransposeMax = 32;
+
+/// An instruction's access pattern per partition: up to 4 free dims, each
+/// size a uint16 (in elements).
+inline constexpr int64_t kMaxFreeDims = 4;
+inline constexpr int64_t kMaxFreeDimSize = 65535;
+
+/// iota / affine_select patterns: up to 4 dims.
+inline constexpr int64_t kMaxPatternDims = 4;
+
+} // namespace axe::trn::machine
+
+#endif // AXE_DIALECT_TRN_IR_TRNMACHINE_H
