@@ -523,14 +523,12 @@ LogicalResult TransposeOp::verify() {
   FailureOr<Tile> src = getEngineTile(op, engine, getSrc(), "src", false);
   if (failed(src))
     return failure();
-  FailureOr<Tile> dst = getEngineTile(op, engine, getDst(), "dst", true);
-  if (failed(dst))
-    return failure();
-  for (const Tile *t : {&*src, &*dst})
-    if (t->type.getRank() != 2)
-      return emitOpError() << "operand '" << t->name << "' is "
-                           << shapeString(t->type.getShape())
-                           << "; a transpose is of 2-d [partition, free] tiles";
+  if (src->type.getRank() != 2)
+    return emitOpError() << "operand 'src' is "
+                         << shapeString(src->type.getShape())
+                         << "; a transpose is of a 2-d [partition, free] tile";
+  // The size limit comes before the checks of 'dst', whose partitions are
+  // the free size of 'src': "256 partitions" would hide the real limit.
   int64_t p = src->type.getDimSize(0), f = src->type.getDimSize(1);
   int64_t limit = engine == Engine::Tensor ? m::kTensorTransposeMax
                                            : m::kVectorTransposeMax;
@@ -539,6 +537,9 @@ LogicalResult TransposeOp::verify() {
                          << stringifyEngine(engine)
                          << " engine, which transposes at most " << limit << "x"
                          << limit;
+  FailureOr<Tile> dst = getEngineTile(op, engine, getDst(), "dst", true);
+  if (failed(dst))
+    return failure();
   if (dst->type.getShape() != ArrayRef<int64_t>{f, p})
     return emitOpError() << "operand 'dst' is "
                          << shapeString(dst->type.getShape())

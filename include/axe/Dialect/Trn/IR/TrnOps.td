@@ -73,7 +73,7 @@ def Trn_DmaCopyOp : Trn_Op<"dma_copy"> {
 //===----------------------------------------------------------------------===//
 
 def Trn_MatmulOp : Trn_Op<"matmul"> {
-  let summary = "dst[M, N] (+)= stationary[K, M]^T @ moving[K, N] on TensorE";
+  let summary = "Matrix multiply on TensorE: dst[M, N] (+)= stationary[K, M]^T @ moving[K, N]";
   let description = [{
     The PE array's instruction (nki.isa.nc_matmul): `stationary` is loaded
     into the array, `moving` streams through it, and the product lands in
@@ -108,7 +108,7 @@ def Trn_MatmulOp : Trn_Op<"matmul"> {
 }
 
 def Trn_TransposeOp : Trn_Op<"transpose"> {
-  let summary = "dst[F, P] = src[P, F] (nki.isa.nc_transpose)";
+  let summary = "Partition/free transpose: dst[F, P] = src[P, F] (nki.isa.nc_transpose)";
   let description = [{
     Swaps the partition and the free dim of a 2-D tile. On `engine tensor`
     it is a matmul with the identity: `src` in SBUF, at most 128x128, `dst`
@@ -135,7 +135,7 @@ def Trn_TransposeOp : Trn_Op<"transpose"> {
 //===----------------------------------------------------------------------===//
 
 def Trn_ActivationOp : Trn_Op<"activation", [AttrSizedOperandSegments]> {
-  let summary = "dst = func(src * scale + bias) on ScalarE, with an optional add-reduce";
+  let summary = "ScalarE activation: dst = func(src * scale + bias), with an optional add-reduce";
   let description = [{
     ScalarE's instruction (nki.isa.activation). `scale` is an f32 immediate
     or, with `scale_tile`, an f32 `[P, 1]` tile broadcast along the free
@@ -176,7 +176,7 @@ def Trn_ActivationOp : Trn_Op<"activation", [AttrSizedOperandSegments]> {
 //===----------------------------------------------------------------------===//
 
 def Trn_TensorTensorOp : Trn_Op<"tensor_tensor"> {
-  let summary = "dst = lhs op rhs, elementwise (nki.isa.tensor_tensor)";
+  let summary = "Elementwise binary operation: dst = lhs op rhs (nki.isa.tensor_tensor)";
   let description = [{
     ```mlir
     trn.tensor_tensor max %a, %b into %d engine vector
@@ -202,7 +202,7 @@ def Trn_TensorTensorOp : Trn_Op<"tensor_tensor"> {
 }
 
 def Trn_TensorScalarOp : Trn_Op<"tensor_scalar", [AttrSizedOperandSegments]> {
-  let summary = "dst = (src op0 s0) op1 s1 with per-partition scalars (nki.isa.tensor_scalar)";
+  let summary = "Per-partition scalars: dst = (src op0 s0) op1 s1 (nki.isa.tensor_scalar)";
   let description = [{
     Each scalar is an f32 immediate or an f32 `[P, 1]` tile whose value for
     a partition applies along its free dims; the second operation is
@@ -308,7 +308,7 @@ def Trn_MemsetOp : Trn_Op<"memset"> {
 //===----------------------------------------------------------------------===//
 
 def Trn_IotaOp : Trn_Op<"iota"> {
-  let summary = "dst[c, i...] = offset + c * channel_multiplier + sum(step * i) on GpSimd";
+  let summary = "GpSimd index fill: dst[c, i...] = offset + c * channel_multiplier + sum(step * i)";
   let description = [{
     Fills an SBUF tile with an affine function of the partition `c` and of
     the indices of an access pattern `[[step, count], ...]` (at most 4 dims,
@@ -332,7 +332,7 @@ def Trn_IotaOp : Trn_Op<"iota"> {
 }
 
 def Trn_AffineSelectOp : Trn_Op<"affine_select"> {
-  let summary = "dst = cmp(affine(c, i...), 0) ? on_true : on_false on GpSimd";
+  let summary = "GpSimd masked select: dst = cmp(affine(c, i...), 0) ? on_true : on_false";
   let description = [{
     The causal mask of attention (nki.isa.affine_select): for partition
     `c` and pattern indices `i`, computes `offset + c * channel_multiplier +
