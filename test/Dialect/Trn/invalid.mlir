@@ -736,3 +736,30 @@ func.func @dma_partitions(%h: memref<256x512xbf16, #trn.space<hbm>>, %s: memref<
   trn.dma_copy %h to %s : memref<256x512xbf16, #trn.space<hbm>> to memref<256x512xbf16, #trn.space<sbuf>>
   return
 }
+
+// -----
+
+func.func @index_elements(%a: memref<128x4xindex, #trn.space<sbuf>>) {
+  // expected-error @+1 {{'trn.tensor_copy' op operand #0 must be statically shaped memref of integer or floating-point values}}
+  trn.tensor_copy %a into %a engine vector
+      : memref<128x4xindex, #trn.space<sbuf>> into memref<128x4xindex, #trn.space<sbuf>>
+  return
+}
+
+// -----
+
+// Sizes whose byte count does not fit in int64 saturate instead of wrapping.
+func.func @alloc_huge() {
+  // expected-error @+1 {{'trn.alloc' op needs 9223372036854775807 bytes in each of 128 partitions (9223372036854775807 bytes in all); sbuf has 196608 bytes per partition}}
+  %a = trn.alloc : memref<128x4611686018427387904x4xf32, #trn.space<sbuf>>
+  return
+}
+
+// -----
+
+func.func @reduce_no_free_dims(%a: memref<128xf32, #trn.space<sbuf>>) {
+  // expected-error @+1 {{'trn.tensor_reduce' op operand 'src' is 128, partitions only; it has no free dims to reduce}}
+  trn.tensor_reduce add %a into %a axes [1]
+      : memref<128xf32, #trn.space<sbuf>> into memref<128xf32, #trn.space<sbuf>>
+  return
+}

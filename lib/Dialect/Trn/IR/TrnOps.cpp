@@ -97,6 +97,17 @@ static void printPattern(OpAsmPrinter &printer, Operation *,
 // Shared checks
 //===----------------------------------------------------------------------===//
 
+/// Products and sums of sizes, clamped to INT64_MAX: a size past every limit
+/// must compare as too large rather than wrap around.
+static int64_t satMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? INT64_MAX : r;
+}
+static int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? INT64_MAX : r;
+}
+
 namespace {
 /// One memref operand as an instruction sees it: dim 0 is the partition dim
 /// of an SBUF or PSUM tile, the other dims are its free dims.
@@ -111,7 +122,7 @@ struct Tile {
   int64_t freeElements() const {
     int64_t n = 1;
     for (int64_t d : type.getShape().drop_front(type.getRank() ? 1 : 0))
-      n *= d;
+      n = satMul(n, d);
     return n;
   }
   int64_t elementBytes() const {
@@ -172,8 +183,8 @@ static std::optional<int64_t> getStartPartition(const Tile &t) {
   int64_t offset;
   if (t.type.getRank() == 0 ||
       failed(t.type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
-      strides[0] <= 0)
+      ShapedType::isDynamic(offset) || offset < 0 ||
+      ShapedType::isDynamic(strides[0]) || strides[0] <= 0)
     return std::nullopt;
   return offset / strides[0];
 }
@@ -201,7 +212,7 @@ static LogicalResult checkAccessPattern(Operation *op, const Tile &t) {
   if (!start)
     return success();
   int64_t p = t.partitions();
-  if (*start + p > m::kPartitions)
+  if (satAdd(*start, p) > m::kPartitions)
     return op->emitOpError() << "operand '" << t.name << "' covers partitions ["
                              << *start << ", " << *start + p << "); "
                              << spaceName(t.space) << " has " << m::kPartitions;
@@ -330,10 +341,12 @@ static std::optional<PartitionBytes> getPartitionBytes(const Tile &t) {
       return std::nullopt;
     if (t.type.getDimSize(d) == 0)
       return PartitionBytes{std::nullopt, 0};
-    extent += (t.type.getDimSize(d) - 1) * std::abs(strides[d]);
+    // kDynamic is INT64_MIN, so the stride's magnitude is representable.
+    extent =
+        satAdd(extent, satMul(t.type.getDimSize(d) - 1, std::abs(strides[d])));
   }
-  PartitionBytes bytes{std::nullopt, extent * t.elementBytes()};
-  if (t.type.getRank() && !ShapedType::isDynamic(offset) &&
+  PartitionBytes bytes{std::nullopt, satMul(extent, t.elementBytes())};
+  if (t.type.getRank() && !ShapedType::isDynamic(offset) && offset >= 0 &&
       !ShapedType::isDynamic(strides[0]) && strides[0] > 0)
     bytes.begin = (offset % strides[0]) * t.elementBytes();
   return bytes;
@@ -358,8 +371,7 @@ static LogicalResult checkPattern(Operation *op, ArrayRef<int64_t> flat,
     if (count <= 0)
       return op->emitOpError() << "has a pattern dim of " << count
                                << " elements; counts are positive";
-    if (llvm::MulOverflow(covered, count, covered))
-      covered = INT64_MAX;
+    covered = satMul(covered, count);
   }
   if (covered != dst.freeElements())
     return op->emitOpError() << "has a pattern that covers " << covered
@@ -386,17 +398,13 @@ LogicalResult AllocOp::verify() {
                             "come from memref.subview";
   if (failed(checkPartitionCount(*this, *t)))
     return failure();
-  int64_t perPartition;
-  if (llvm::MulOverflow(t->freeElements(), t->elementBytes(), perPartition))
-    perPartition = INT64_MAX;
+  int64_t perPartition = satMul(t->freeElements(), t->elementBytes());
   bool sbuf = t->space == MemorySpace::SBUF;
   int64_t capacity =
       sbuf ? m::kSbufBytesPerPartition : m::kPsumBytesPerPartition;
   if (perPartition <= capacity)
     return success();
-  int64_t total;
-  if (llvm::MulOverflow(perPartition, t->partitions(), total))
-    total = INT64_MAX;
+  int64_t total = satMul(perPartition, t->partitions());
   return emitOpError() << "needs " << perPartition << " bytes in each of "
                        << t->partitions() << " partitions (" << total
                        << " bytes in all); " << spaceName(t->space) << " has "
@@ -686,6 +694,10 @@ LogicalResult TensorReduceOp::verify() {
   int64_t rank = src->type.getRank();
   if (axes.empty())
     return emitOpError() << "reduces no axes";
+  if (rank < 2)
+    return emitOpError() << "operand 'src' is "
+                         << shapeString(src->type.getShape())
+                         << ", partitions only; it has no free dims to reduce";
   if (llvm::is_contained(axes, 0))
     return emitOpError() << "reduces axis 0, the partition dim; "
                             "tensor_reduce reduces free dims only";

@@ -11,9 +11,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 class Trn_Op<string mnemonic, list<Trait> traits = []>
     : Op<Trn_Dialect, mnemonic, traits>;
 
-// Every operand of an instruction is a static-shape memref: the hardware has
-// no run-time sizes, only run-time offsets (which subview views carry).
-def Trn_Tile : StaticShapeMemRefOf<[AnyType]>;
+// Every operand of an instruction is a static-shape memref of numbers: the
+// hardware has no run-time sizes, only run-time offsets (which subview views
+// carry), and its elements are integers or floats of a known width.
+def Trn_Tile : StaticShapeMemRefOf<[AnyInteger, AnyFloat]>;
 
 //===----------------------------------------------------------------------===//
 // Storage
