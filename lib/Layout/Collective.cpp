@@ -524,18 +524,36 @@ int64_t addendGroup(const Mesh &mesh, const Distribution &dist, int64_t rank) {
   return mesh.rankAt(coords);
 }
 
-/// The ranks `target` takes element `flat` from: its own addend group when
-/// it holds the element already, else a group chosen by a hash that spreads
-/// the senders.
+/// How many mesh coordinates two ranks share: senders that share more with
+/// the receiver are nearer (the same node, the same gpuid), and taking each
+/// element from the nearest holder keeps whole buffers together.
+int64_t sharedCoordinates(const Mesh &mesh, int64_t a, int64_t b) {
+  int64_t shared = 0;
+  for (auto [x, y] : llvm::zip(mesh.coordinates(a), mesh.coordinates(b)))
+    shared += x == y;
+  return shared;
+}
+
+/// The ranks `target` takes element `flat` from: the addend group of the
+/// nearest holder (the target itself when it holds the element), with ties
+/// broken by a hash that spreads the senders.
 llvm::SmallVector<int64_t, 4> sendersFor(const Mesh &mesh,
                                          const Distribution &from,
                                          llvm::ArrayRef<int64_t> holders,
                                          int64_t target, int64_t flat) {
-  int64_t group = addendGroup(mesh, from, target);
-  if (!llvm::any_of(holders, [&](int64_t r) {
-        return addendGroup(mesh, from, r) == group;
-      }))
-    group = addendGroup(mesh, from, holders[(flat + target) % holders.size()]);
+  llvm::SmallVector<int64_t, 4> nearest;
+  int64_t best = -1;
+  for (int64_t r : holders) {
+    int64_t shared = sharedCoordinates(mesh, r, target);
+    if (shared > best)
+      nearest.clear();
+    if (shared >= best) {
+      nearest.push_back(r);
+      best = shared;
+    }
+  }
+  int64_t group = addendGroup(
+      mesh, from, nearest[(flat + target) % int64_t(nearest.size())]);
   llvm::SmallVector<int64_t, 4> senders;
   for (int64_t r : holders)
     if (addendGroup(mesh, from, r) == group)
@@ -735,14 +753,15 @@ void orderAxes(CollectiveStep &step, const Mesh &mesh) {
   });
 }
 
-/// Consecutive reduce-scatters, all-reduces or all-gathers over different
-/// axes are one collective over the group of those axes.
+/// Consecutive reduce-scatters, all-reduces, all-gathers or local slices
+/// over different axes are one step over the group of those axes.
 llvm::SmallVector<CollectiveStep, 4>
 mergeSteps(llvm::SmallVector<CollectiveStep, 4> steps, const Mesh &mesh) {
   auto mergeable = [](CollectiveKind kind) {
     return kind == CollectiveKind::ReduceScatter ||
            kind == CollectiveKind::AllReduce ||
-           kind == CollectiveKind::AllGather;
+           kind == CollectiveKind::AllGather ||
+           kind == CollectiveKind::LocalSlice;
   };
   llvm::SmallVector<CollectiveStep, 4> merged;
   for (CollectiveStep &step : steps) {

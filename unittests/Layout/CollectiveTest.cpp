@@ -552,6 +552,35 @@ TEST(CollectivePlan, TwoAxisClassics) {
              {{32, 128}, {64, 128}, {32, 128}});
 }
 
+TEST(CollectivePlan, SlicesOverSeveralAxesAreOneStep) {
+  Mesh mesh = meshOrDie({{"dx", 2}, {"dy", 3}});
+  expectPlan(classic("S[(12, 6) : (6, 1)] + R[(2, 3) : (1@dx, 1@dy)]",
+                     "S[(3, 4, 2, 3) : (1@dy, 3, 1@dx, 1)]", {12, 6}, mesh),
+             {K::LocalSlice}, {{"dy", "dx"}}, {{12, 6}, {4, 3}});
+}
+
+TEST(CollectivePlan, LargeBuffersArePlannedWithoutEnumeration) {
+  // 16 Mi elements: the named plan never looks at single elements.
+  Mesh mesh = meshOrDie({{"dx", 2}, {"dy", 2}});
+  TileLayout whole =
+      parseOrDie("S[(4096, 4096) : (4096, 1)] + R[(2, 2) : (1@dx, 1@dy)]");
+  TileLayout rows = parseOrDie("S[(2, 2, 1024, 4096) : (1@dx, 1@dy, 4096, 1)]");
+  Result<CollectivePlan> plan = planCollective(
+      whole, {4096, 4096}, rows, {4096, 4096}, mesh, {"dx", "dy"});
+  ASSERT_TRUE(bool(plan)) << plan.message();
+  EXPECT_EQ(kinds(*plan), std::vector<CollectiveKind>{K::ReduceScatter});
+  EXPECT_EQ(plan->steps[0].localAfter, Shape({1024, 4096}));
+  // Swapping the axes needs the element-wise fallback, which refuses a
+  // buffer this large instead of exhausting memory.
+  Result<CollectivePlan> swapped = planCollective(
+      rows, {4096, 4096},
+      parseOrDie("S[(2, 2, 1024, 4096) : (1@dy, 1@dx, 4096, 1)]"), {4096, 4096},
+      mesh);
+  ASSERT_FALSE(bool(swapped));
+  EXPECT_NE(swapped.message().find("enumerates"), std::string::npos)
+      << swapped.message();
+}
+
 TEST(CollectivePlan, SwappedMeshAxesFallBackToAPermutation) {
   // Rank (x, y) holds row block 2x + y and needs block 2y + x: each axis
   // alone would leave dx and dy on one digit, so no named step fits.
@@ -563,6 +592,19 @@ TEST(CollectivePlan, SwappedMeshAxesFallBackToAPermutation) {
   ASSERT_TRUE(plan.has_value());
   EXPECT_EQ(kinds(*plan), std::vector<CollectiveKind>{K::Permute})
       << plan->str();
+  EXPECT_TRUE(plan->steps[0].axes.empty());
+
+  // The reduction over gpuid still runs first, as a named collective.
+  Mesh cube = meshOrDie({{"dx", 2}, {"dy", 2}, {"gpuid", 2}});
+  Case partial =
+      classic("S[(2, 2, 4, 8) : (1@dx, 1@dy, 8, 1)] + R[2 : 1@gpuid]",
+              "S[(2, 2, 4, 8) : (1@dy, 1@dx, 8, 1)] + R[2 : 1@gpuid]", {16, 8},
+              cube, {"gpuid"});
+  std::optional<CollectivePlan> reduced = checkCase(partial, gen);
+  ASSERT_TRUE(reduced.has_value());
+  EXPECT_EQ(kinds(*reduced),
+            (std::vector<CollectiveKind>{K::AllReduce, K::Permute}))
+      << reduced->str();
 }
 
 TEST(CollectivePlan, IrregularFallsBackToAnExchange) {
@@ -748,10 +790,12 @@ TEST(CollectiveRandom, StructuredPairsOnMeshesMatchBruteForce) {
     std::optional<CollectivePlan> plan = checkCase(c, gen);
     if (!plan)
       continue;
-    bool exchange = llvm::any_of(plan->steps, [](const CollectiveStep &s) {
-      return s.kind == K::Exchange || s.kind == K::Permute;
-    });
+    // The fallback's steps span the whole mesh: no axes.
+    bool exchange = llvm::any_of(
+        plan->steps, [](const CollectiveStep &s) { return s.axes.empty(); });
     ++(exchange ? withExchange : named);
+    if (exchange && getenv("SHOWX"))
+      std::cout << plan->str() << "\n";
     // Reductions come first. Only a reduce-scatter may wait, and only while
     // another axis shards the dim it scatters.
     bool reducing = true;
@@ -776,7 +820,7 @@ TEST(CollectiveRandom, StructuredPairsOnMeshesMatchBruteForce) {
   // Most structured pairs need no fallback.
   EXPECT_GT(named, 4 * withExchange) << named << " vs " << withExchange;
   std::cout << "[ stats    ] " << named << " named plans, " << withExchange
-            << " with a permutation or exchange, " << delayed
+            << " falling back to a permutation or exchange, " << delayed
             << " delayed reduce-scatters\n";
 }
 

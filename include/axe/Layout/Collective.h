@@ -1,5 +1,5 @@
-//===- Collective.h - Plans that move a layout across a device mesh -*- C++
-//-*-===//
+//===- Collective.h - Moving a layout across a device mesh -----*- C++ -*-===//
+//
 //
 // A layout over device axes says which device of a mesh holds which logical
 // element. Changing the layout of a distributed buffer is communication; this
@@ -147,7 +147,9 @@ struct Distribution {
 /// Classifies every mesh axis of `layout` (admitting `shape`). Axes the
 /// layout uses must be mesh axes or memory axes (m, P, F, ...); mesh axes
 /// must stay inside the mesh's extents. `partialAxes` names the mesh axes on
-/// which the buffer holds addends; each must be replicated in the layout.
+/// which the buffer holds addends; each must be replicated in the layout
+/// (on an axis of extent 1 the one addend is the value, and the axis is
+/// classified as if it were not listed).
 Result<Distribution> classify(const TileLayout &layout,
                               llvm::ArrayRef<int64_t> shape, const Mesh &mesh,
                               llvm::ArrayRef<std::string> partialAxes = {});
