@@ -343,10 +343,11 @@ AxisPlacement classifyAxis(const TileLayout &canonical,
                                     axis.name);
   const Iter &it = shards ? shard.front() : replica.front();
   if (it.stride != 1 || it.extent != axis.extent || offset != 0)
-    return AxisPlacement::irregular("(" + itos(it.extent) + " : " +
-                                    itos(it.stride) + ") plus " + itos(offset) +
-                                    " does not visit each of the " +
-                                    itos(axis.extent) + " devices once");
+    return AxisPlacement::irregular("iter (" + itos(it.extent) + " : " +
+                                    itos(it.stride) + "@" + axis.name +
+                                    ") and offset " + itos(offset) +
+                                    " do not put one copy on each of the " +
+                                    itos(axis.extent) + " devices");
   if (replicas)
     return AxisPlacement::replicated();
   return shardedPlacement(grouped, axis.name);
@@ -441,6 +442,8 @@ std::string CollectiveStep::str() const {
         std::string(sums ? " (alltoallv, summing addends)" : " (alltoallv)") +
         " over the whole mesh, " + itos(transfers.size()) + " rank pairs, " +
         itos(elementCount(transfers)) + " elements";
+  else if (axes.empty())
+    out += " over the whole mesh";
   else
     out += " over (" + llvm::join(axes, ", ") + ")";
   if (hasRoot(kind))

@@ -896,6 +896,8 @@ TEST(CollectiveRandom, ArbitraryLayoutPairsMatchBruteForce) {
   }
   EXPECT_GT(checked, 300);
   EXPECT_GT(partial, 10);
+  std::cout << "[ stats    ] " << checked << " arbitrary pairs, " << partial
+            << " with partial axes\n";
 }
 
 TEST(CollectiveRandom, StructuredToArbitraryMatchBruteForce) {
