@@ -6,7 +6,8 @@ packages=(cmake ninja-build g++ ccache python3
           llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           libgtest-dev libgmock-dev googletest libbenchmark-dev
           libomp-22-dev libopenblas-dev
-          clang-22 libclang-rt-22-dev)
+          clang-22 libclang-rt-22-dev
+          mpich libmpich-dev)
 
 missing=()
 for p in "${packages[@]}"; do

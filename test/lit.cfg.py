@@ -30,6 +30,7 @@ tool_dirs = [config.axe_tools_dir, config.llvm_tools_dir]
 tools = [
     "axe-layout",
     "axe-lsp-server",
+    "axe-mpirun",
     "axe-opt",
     "lli",
     "mlir-opt",
@@ -38,3 +39,8 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved="ignore") for t in tools], tool_dirs)
+
+# Mesh tests run processes with MPICH (axe-mpirun); without it they are
+# reported unsupported.
+if config.axe_mpi_found == "ON":
+    config.available_features.add("mpi")

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -38,7 +39,7 @@ inline void registerAxeUpstreamDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
                   mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
+                  mlir::mpi::MPIDialect, mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
   mlir::registerAllExtensions(registry);
 }

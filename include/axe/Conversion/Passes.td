@@ -48,4 +48,24 @@ def AxeLowerAllocaScopes : Pass<"axe-lower-alloca-scopes"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def AxeMPIABI : Pass<"axe-mpi-abi", "mlir::ModuleOp"> {
+  let summary = "Name MPICH as the MPI ABI of the module's mpi ops";
+  let description = [{
+    MLIR's `mpi` to `llvm` conversion reads the MPI implementation from the
+    module's `dlti.map` (`"MPI:Implementation"`); without it the conversion
+    still assumes MPICH but prints a failed DLTI query and the module on
+    stderr. This pass adds `#dlti.map<"MPI:Implementation" = "MPICH">` to a
+    module that uses the `mpi` dialect and names no implementation. With
+    `strip`, it removes that entry again after the conversion, because
+    `mlir-runner` does not register the DLTI dialect. `axe-to-cpu` runs it
+    around `convert-to-llvm`; MPICH is the one implementation the project
+    runs (`axe-mpirun`).
+  }];
+  let options = [
+    Option<"strip", "strip", "bool", /*default=*/"false",
+           "Remove the entry this pass adds instead of adding it">,
+  ];
+  let dependentDialects = ["mlir::DLTIDialect"];
+}
+
 #endif // AXE_CONVERSION_PASSES_TD

@@ -180,7 +180,8 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
     return fail("not a collective operator");
   ScopeAttr scopeAttr = iface.getScope();
   if (scopeAttr.isMesh())
-    return fail("a mesh scope needs several devices; the CPU target runs one");
+    return fail("an operator at mesh scope is a collective between "
+                "processes: only cpu.mesh (axe.copy, axe.reduce) runs it");
   InstanceLoopPlan plan;
   plan.scope = scopeAttr.getKind();
   auto kernel = op->getParentOfType<KernelOp>();

@@ -9,12 +9,15 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MPIToLLVM/MPIToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -35,6 +38,7 @@
 
 namespace axe {
 #define GEN_PASS_DEF_AXELOWERALLOCASCOPES
+#define GEN_PASS_DEF_AXEMPIABI
 #include "axe/Conversion/Passes.h.inc"
 } // namespace axe
 
@@ -70,6 +74,37 @@ struct AxeLowerAllocaScopesPass
     }
   }
 };
+constexpr StringLiteral kMPIImplementationKey = "MPI:Implementation";
+
+struct AxeMPIABIPass : public impl::AxeMPIABIBase<AxeMPIABIPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    auto name = DLTIDialect::kMapAttrName;
+    auto ours = [&] {
+      auto key = StringAttr::get(ctx, kMPIImplementationKey);
+      return MapAttr::get(ctx, {DataLayoutEntryAttr::get(
+                                   key, StringAttr::get(ctx, "MPICH"))});
+    };
+    if (strip) {
+      if (module->getAttr(name) == ours())
+        module->removeAttr(name);
+      return;
+    }
+    if (module->hasAttr(name))
+      return;
+    bool usesMPI = false;
+    module.walk([&](Operation *op) {
+      if (isa<mpi::MPIDialect>(op->getDialect()))
+        usesMPI = true;
+      return usesMPI ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (usesMPI)
+      module->setAttr(name, ours());
+  }
+};
+
 } // namespace
 
 void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
@@ -103,10 +138,12 @@ void addCPUToLLVMPasses(OpPassManager &pm, const CPUToLLVMOptions &options) {
   vectorOptions.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle1D;
   pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
+  pm.addPass(createAxeMPIABI());
   pm.addPass(createConvertToLLVMPass());
   if (options.openmp)
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createAxeMPIABI(AxeMPIABIOptions{/*strip=*/true}));
 }
 
 void registerCPULoweringInterfaces(DialectRegistry &registry) {
@@ -116,6 +153,7 @@ void registerCPULoweringInterfaces(DialectRegistry &registry) {
   index::registerConvertIndexToLLVMInterface(registry);
   registerConvertMathToLLVMInterface(registry);
   registerConvertMemRefToLLVMInterface(registry);
+  mpi::registerConvertMPIToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
   vector::registerConvertVectorToLLVMInterface(registry);
 }
@@ -125,7 +163,7 @@ llvm::StringRef openmpRuntimePath() { return AXE_OPENMP_RUNTIME; }
 void registerCPUCodegenDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, vector::VectorDialect,
-                  LLVM::LLVMDialect>();
+                  LLVM::LLVMDialect, mpi::MPIDialect, DLTIDialect>();
   registerCPULoweringInterfaces(registry);
 }
 

@@ -69,7 +69,8 @@ Result<BufferChain> walkCPUChain(Value value) {
   for (const std::string &axis : type.getLayout().tile().axes())
     if (axisKind(axis) == AxisKind::Device)
       return fail("device axis '" + axis +
-                  "' needs a mesh; the CPU target runs one device");
+                  "' places the buffer on other processes too; only an "
+                  "axe.copy or axe.reduce at mesh scope (cpu.mesh) moves it");
   return chain;
 }
 
@@ -448,6 +449,7 @@ void addCPUSchedules(ScheduleRegistry &r) {
   addCopySchedules<CopyAsyncOp>(r, "axe.copy_async");
   addGemmSchedules(r);
   addReduceFillElementwise(r);
+  addCPUMeshSchedules(r);
 }
 
 } // namespace axe

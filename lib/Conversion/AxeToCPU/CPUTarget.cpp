@@ -5,6 +5,7 @@
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -73,7 +74,8 @@ void registerCPUBackend() {
   cpu.addSchedules = addCPUSchedules;
   cpu.dependentDialects = [](DialectRegistry &registry) {
     registry
-        .insert<arith::ArithDialect, math::MathDialect, memref::MemRefDialect,
+        .insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
+                memref::MemRefDialect,
                 scf::SCFDialect, vector::VectorDialect>();
   };
   cpu.codegen = [](const TargetDescription &target) {

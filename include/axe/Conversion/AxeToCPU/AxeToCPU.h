@@ -144,6 +144,9 @@ class ScheduleRegistry;
 
 /// Adds the CPU schedules to `registry`.
 void addCPUSchedules(ScheduleRegistry &registry);
+/// Adds cpu.mesh: axe.copy and axe.reduce at mesh scope as MPI collectives
+/// between processes (CPUMesh.cpp); part of addCPUSchedules.
+void addCPUMeshSchedules(ScheduleRegistry &registry);
 
 /// Registers the CPU backend (its schedules, the dialects they emit and its
 /// TargetCodegen) for every dispatch pass created afterwards.

@@ -1,0 +1,610 @@
+//===- CPUMesh.cpp - Operators at mesh scope as MPI collectives -----------===//
+//
+// On the CPU a device of a mesh is a process. An axe.copy or axe.reduce at
+// mesh scope moves data between the processes' local buffers; the collective
+// planner (axe/Layout/Collective.h) turns the operands' layouts into steps
+// (reduce-scatter, all-gather, ...), and each step becomes one call
+// axe_mpi_step(send, recv, descriptor) into lib/Runtime/MPI with a constant
+// descriptor (axe/Runtime/MPIRuntime.h).
+//
+// Each process's buffer is an axe.view of its memref. The runtime sees that
+// memory as the dense row-major array of the local shape, which is what the
+// layout's memory iters must say; anything else is declined with the iter
+// that differs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "axe/Codegen/Schedule.h"
+#include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Layout/Algebra.h"
+#include "axe/Layout/Axis.h"
+#include "axe/Layout/Collective.h"
+#include "axe/Runtime/MPIRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+
+namespace axe {
+namespace {
+
+constexpr StringLiteral kStepFunction = "axe_mpi_step";
+
+std::string itos(int64_t v) { return std::to_string(v); }
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// What the planner needs from the op
+//===----------------------------------------------------------------------===//
+
+/// A plan and the two local buffers it moves between.
+struct MeshPlan {
+  CollectivePlan plan;
+  ViewOp source, target;
+  Type elementType;
+  MPIReduction reduction = MPIReduction::None;
+  /// One descriptor per step, or one local copy when the plan has none.
+  std::vector<std::vector<int64_t>> descriptors;
+};
+
+Result<Mesh> meshOf(ScopeAttr scope) {
+  SmallVector<MeshAxis, 4> axes;
+  for (auto [name, extent] :
+       llvm::zip(scope.getMeshAxes(), scope.getMeshShape()))
+    axes.push_back({name.str(), extent});
+  return Mesh::create(axes);
+}
+
+/// A mesh's own axes (dx, dy) or gpuid.
+bool onDevices(const Mesh &mesh, StringRef axis) {
+  return mesh.find(axis).has_value() || axisKind(axis) == AxisKind::Device;
+}
+
+/// The source of a mesh reduce as the planner sees it: the reduced dims,
+/// which must lie on device axes only, become replicas on those axes, and
+/// the axes hold addends (partial).
+Result<std::pair<TileLayout, std::vector<std::string>>>
+partialLayoutOf(const Mesh &mesh, const TileLayout &layout,
+                ArrayRef<int64_t> shape, ArrayRef<int64_t> reducedDims) {
+  auto grouped = group(layout, shape);
+  if (!grouped)
+    return grouped.takeFailure();
+  IterList shard;
+  IterList replica(layout.replica().begin(), layout.replica().end());
+  std::vector<std::string> partial;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    bool reduced = llvm::is_contained(reducedDims, int64_t(d));
+    for (const Iter &it : grouped->block(d)) {
+      if (!reduced) {
+        shard.push_back(it);
+        continue;
+      }
+      if (!onDevices(mesh, it.axis))
+        return fail("reduced dim " + itos(d) + " of the source has an iter on '" +
+                    it.axis +
+                    "'; a reduce at mesh scope sums across devices only, so "
+                    "reduce the local part first at cta scope");
+      replica.push_back(it);
+      if (!llvm::is_contained(partial, it.axis))
+        partial.push_back(it.axis);
+    }
+  }
+  auto out = TileLayout::create(shard, replica, layout.offset());
+  if (!out)
+    return out.takeFailure();
+  return std::make_pair(*out, partial);
+}
+
+/// The buffer operand must be an axe.view: its memref is this process's
+/// local buffer.
+Result<ViewOp> localView(Value buffer) {
+  auto view = buffer.getDefiningOp<ViewOp>();
+  if (!view)
+    return fail("an operand of a mesh operator must be an axe.view of this "
+                "process's memref (a slice or an axe.alloc has no memory the "
+                "other processes can address)");
+  auto type = cast<BufferType>(buffer.getType());
+  if (type.getLayout().isSwizzled())
+    return fail("a swizzled buffer cannot be sent as it is: copy it into a "
+                "plain layout first");
+  return view;
+}
+
+/// Whether the memory iters of `layout` store the local shard of `dist`
+/// densely and row-major, as the runtime reads it: along each dim, a memory
+/// iter's stride is its place value among the dim's memory digits times
+/// the row-major stride of the dim in the local shape.
+Result<bool> checkDenseLocal(const Mesh &mesh, const TileLayout &layout,
+                             ArrayRef<int64_t> shape, const Distribution &dist,
+                             StringRef role) {
+  auto grouped = group(layout, shape);
+  if (!grouped)
+    return grouped.takeFailure();
+  Shape local = dist.localShape();
+  for (const Iter &it : grouped->layout.replica())
+    if (!onDevices(mesh, it.axis) && it.extent > 1)
+      return fail("the " + role.str() + " has replicas on '" + it.axis +
+                  "'; each process must hold one copy of its shard");
+  for (const auto &[axis, value] : layout.offset().entries())
+    if (!onDevices(mesh, axis) && value != 0)
+      return fail("the " + role.str() + " layout has an offset on '" + axis +
+                  "'");
+  int64_t rowStride = 1;
+  for (unsigned d = shape.size(); d-- > 0;) {
+    int64_t memoryPlace = 1;
+    for (const Iter &it : llvm::reverse(grouped->block(d))) {
+      if (onDevices(mesh, it.axis) || it.extent == 1)
+        continue;
+      int64_t expected = memoryPlace * rowStride;
+      if (it.axis != kDefaultAxis || it.stride != expected)
+        return fail("the " + role.str() + " must be stored densely and "
+                    "row-major as its local shape " + shapeStr(local) +
+                    " on every process; along dim " + itos(d) + " the iter " +
+                    itos(it.extent) + ":" + itos(it.stride) + "@" + it.axis +
+                    " should have stride " + itos(expected) + "@m");
+      memoryPlace *= it.extent;
+    }
+    rowStride *= local[d];
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Step descriptors
+//===----------------------------------------------------------------------===//
+
+Result<MPIElementKind> elementKindOf(Type type) {
+  if (type.isF32())
+    return MPIElementKind::F32;
+  if (type.isF64())
+    return MPIElementKind::F64;
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    switch (i.getWidth()) {
+    case 8:
+      return MPIElementKind::I8;
+    case 16:
+      return MPIElementKind::I16;
+    case 32:
+      return MPIElementKind::I32;
+    case 64:
+      return MPIElementKind::I64;
+    default:
+      break;
+    }
+  }
+  return MPIElementKind::Bytes;
+}
+
+MPIStepKind stepKindOf(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::ReduceScatter:
+    return MPIStepKind::ReduceScatter;
+  case CollectiveKind::AllReduce:
+    return MPIStepKind::AllReduce;
+  case CollectiveKind::Reduce:
+    return MPIStepKind::Reduce;
+  case CollectiveKind::AllToAll:
+    return MPIStepKind::AllToAll;
+  case CollectiveKind::LocalSlice:
+    return MPIStepKind::LocalSlice;
+  case CollectiveKind::Permute:
+    return MPIStepKind::Permute;
+  case CollectiveKind::Scatter:
+    return MPIStepKind::Scatter;
+  case CollectiveKind::Gather:
+    return MPIStepKind::Gather;
+  case CollectiveKind::Broadcast:
+    return MPIStepKind::Broadcast;
+  case CollectiveKind::AllGather:
+    return MPIStepKind::AllGather;
+  case CollectiveKind::Exchange:
+    break;
+  }
+  llvm_unreachable("the exchange has no MPI step");
+}
+
+/// The pack of the buffer of `full` by the digits that `sharded` puts on the
+/// step's axes: the chunk for each member of the communicator.
+Result<std::vector<int64_t>> packOf(const Mesh &mesh, const Distribution &full,
+                                    const Distribution &sharded,
+                                    ArrayRef<unsigned> axes) {
+  std::optional<unsigned> dim;
+  for (unsigned a : axes) {
+    const AxisPlacement &p = sharded.axes[a];
+    if (p.kind != PlacementKind::Sharded)
+      return fail("mesh axis '" + mesh.axes()[a].name + "' is " + p.str() +
+                  ", not sharded, on one side of the step");
+    if (dim && *dim != p.dim)
+      return fail("the step shards dims " + itos(*dim) + " and " +
+                  itos(p.dim) + " at once");
+    dim = p.dim;
+  }
+  Shape local = full.localShape();
+  std::vector<int64_t> out;
+  if (!dim) {
+    out = {1, product(local), 1, 0};
+    return out;
+  }
+  int64_t outer = product(ArrayRef<int64_t>(local).take_front(*dim));
+  int64_t inner = product(ArrayRef<int64_t>(local).drop_front(*dim + 1));
+  out = {outer, local[*dim], inner, int64_t(axes.size())};
+  for (unsigned a : axes) {
+    const AxisPlacement &p = sharded.axes[a];
+    // The digit's place in the full side's local index: its global stride
+    // less the digits that side already removed below it.
+    int64_t stride = p.stride;
+    for (const AxisPlacement &q : full.axes) {
+      if (q.kind != PlacementKind::Sharded || q.dim != *dim ||
+          q.stride >= p.stride)
+        continue;
+      if (q.stride * q.extent > p.stride)
+        return fail("the digits of dim " + itos(*dim) +
+                    " that the mesh axes take overlap");
+      stride /= q.extent;
+    }
+    out.push_back(stride);
+    out.push_back(p.extent);
+  }
+  return out;
+}
+
+Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
+                                          const CollectiveStep &step) {
+  const Mesh &mesh = mp.plan.mesh;
+  if (step.kind == CollectiveKind::Exchange)
+    return fail("the plan needs a generic exchange (" + step.str() +
+                "), which the MPI lowering does not implement; make each "
+                "mesh axis shard one dim in blocks, replicate it, or hold "
+                "the data on one device");
+  for (const Distribution *d : {&step.before, &step.after})
+    if (!d->balanced())
+      return fail("step '" + step.str() + "' moves an unbalanced " +
+                  "distribution (" + d->str(mesh) + ")");
+  SmallVector<unsigned, 2> axes;
+  for (const std::string &name : step.axes)
+    axes.push_back(*mesh.find(name));
+
+  std::vector<int64_t> noPack = {1, 1, 1, 0};
+  std::vector<int64_t> sendPack = noPack, recvPack = noPack;
+  auto assign = [&](std::vector<int64_t> &slot, const Distribution &full,
+                    const Distribution &sharded) -> Result<bool> {
+    auto p = packOf(mesh, full, sharded, axes);
+    if (!p)
+      return p.takeFailure();
+    slot = *p;
+    return true;
+  };
+  Result<bool> ok = true;
+  switch (step.kind) {
+  case CollectiveKind::ReduceScatter:
+  case CollectiveKind::LocalSlice:
+  case CollectiveKind::Scatter:
+    ok = assign(sendPack, step.before, step.after);
+    break;
+  case CollectiveKind::AllGather:
+  case CollectiveKind::Gather:
+    ok = assign(recvPack, step.after, step.before);
+    break;
+  case CollectiveKind::AllToAll:
+    ok = assign(sendPack, step.before, step.after);
+    if (ok)
+      ok = assign(recvPack, step.after, step.before);
+    break;
+  default:
+    break;
+  }
+  if (!ok)
+    return fail("step '" + step.str() + "': " + ok.message());
+
+  bool reduces = step.kind == CollectiveKind::ReduceScatter ||
+                 step.kind == CollectiveKind::AllReduce ||
+                 step.kind == CollectiveKind::Reduce;
+  auto element = *elementKindOf(mp.elementType);
+  if (reduces && element == MPIElementKind::Bytes)
+    return fail("MPI cannot reduce " + [&] {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << mp.elementType;
+      return s;
+    }() + " across processes; reduce in f32 or f64");
+
+  std::vector<int64_t> d = {kMPIStepVersion, int64_t(stepKindOf(step.kind)),
+                            int64_t(element),
+                            mp.elementType.getIntOrFloatBitWidth() / 8,
+                            int64_t(reduces ? mp.reduction
+                                            : MPIReduction::None)};
+  d.push_back(mesh.axes().size());
+  for (const MeshAxis &a : mesh.axes())
+    d.push_back(a.extent);
+  d.push_back(axes.size());
+  for (unsigned a : axes)
+    d.push_back(a);
+  d.push_back(step.root);
+  d.push_back(product(step.localBefore));
+  d.push_back(product(step.localAfter));
+  d.insert(d.end(), sendPack.begin(), sendPack.end());
+  d.insert(d.end(), recvPack.begin(), recvPack.end());
+  d.push_back(int64_t(step.transfers.size() * 2));
+  for (const Transfer &t : step.transfers) {
+    d.push_back(t.source);
+    d.push_back(t.target);
+  }
+  return d;
+}
+
+/// A local copy of the whole shard: the step of a plan without
+/// communication.
+std::vector<int64_t> localCopy(const MeshPlan &mp) {
+  int64_t count = product(mp.plan.source.localShape());
+  std::vector<int64_t> d = {kMPIStepVersion,
+                            int64_t(MPIStepKind::LocalSlice),
+                            int64_t(MPIElementKind::Bytes),
+                            mp.elementType.getIntOrFloatBitWidth() / 8,
+                            int64_t(MPIReduction::None)};
+  d.push_back(mp.plan.mesh.axes().size());
+  for (const MeshAxis &a : mp.plan.mesh.axes())
+    d.push_back(a.extent);
+  d.insert(d.end(), {0, 0, count, count, 1, count, 1, 0, 1, 1, 1, 0, 0});
+  return d;
+}
+
+//===----------------------------------------------------------------------===//
+// Match
+//===----------------------------------------------------------------------===//
+
+Result<MeshPlan> planMeshOp(Operation *op) {
+  auto iface = cast<OperatorOpInterface>(op);
+  ScopeAttr scope = iface.getScope();
+  if (!scope.isMesh())
+    return fail("not at mesh scope");
+  if (op->getParentOfType<PartitionOp>())
+    return fail("a mesh operator cannot run inside axe.partition");
+  auto mesh = meshOf(scope);
+  if (!mesh)
+    return mesh.takeFailure();
+
+  MeshPlan mp;
+  Value src, dst;
+  std::vector<std::string> partial;
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    src = copy.getSource();
+    dst = copy.getTarget();
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    src = reduce.getSource();
+    dst = reduce.getTarget();
+    if (reduce.getAccumulate())
+      return fail("a mesh reduce that accumulates into its target is not "
+                  "implemented; reduce into a fresh buffer and add");
+    switch (reduce.getKind()) {
+    case ReduceKind::Sum:
+      mp.reduction = MPIReduction::Sum;
+      break;
+    case ReduceKind::Max:
+      mp.reduction = MPIReduction::Max;
+      break;
+    case ReduceKind::Min:
+      mp.reduction = MPIReduction::Min;
+      break;
+    case ReduceKind::Prod:
+      mp.reduction = MPIReduction::Prod;
+      break;
+    }
+  } else {
+    return fail("only axe.copy and axe.reduce run at mesh scope");
+  }
+  auto srcView = localView(src);
+  if (!srcView)
+    return srcView.takeFailure();
+  auto dstView = localView(dst);
+  if (!dstView)
+    return dstView.takeFailure();
+  mp.source = *srcView;
+  mp.target = *dstView;
+
+  auto srcType = cast<BufferType>(src.getType());
+  auto dstType = cast<BufferType>(dst.getType());
+  mp.elementType = srcType.getElementType();
+  if (mp.elementType != dstType.getElementType())
+    return fail("a mesh operator moves elements as they are; both buffers "
+                "must have one element type");
+  if (!mp.elementType.isIntOrFloat() ||
+      mp.elementType.getIntOrFloatBitWidth() % 8 != 0)
+    return fail("elements must be whole bytes to be sent");
+
+  TileLayout srcLayout = srcType.getLayout().tile();
+  SmallVector<int64_t, 4> srcShape(srcType.getShape());
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    auto partialLayout =
+        partialLayoutOf(*mesh, srcLayout, srcShape, reduce.getDims());
+    if (!partialLayout)
+      return partialLayout.takeFailure();
+    srcLayout = partialLayout->first;
+    partial = partialLayout->second;
+    srcShape.assign(dstType.getShape().begin(), dstType.getShape().end());
+  }
+  TileLayout dstLayout = dstType.getLayout().tile();
+  auto plan = planCollective(srcLayout, srcShape, dstLayout,
+                             dstType.getShape(), *mesh, partial);
+  if (!plan)
+    return plan.takeFailure();
+  mp.plan = std::move(*plan);
+  for (auto [dist, layout, shape, role] :
+       {std::make_tuple(&mp.plan.source, &srcLayout, ArrayRef<int64_t>(srcShape),
+                        "source"),
+        std::make_tuple(&mp.plan.destination, &dstLayout,
+                        dstType.getShape(), "target")}) {
+    if (!dist->balanced())
+      return fail(std::string("the ") + role +
+                  " is not a balanced distribution over the mesh (" +
+                  dist->str(mp.plan.mesh) + ")");
+    if (auto ok = checkDenseLocal(*mesh, *layout, shape, *dist, role); !ok)
+      return ok.takeFailure();
+  }
+  if (mp.plan.steps.empty())
+    mp.descriptors.push_back(localCopy(mp));
+  for (const CollectiveStep &step : mp.plan.steps) {
+    auto d = describeStep(mp, step);
+    if (!d)
+      return d.takeFailure();
+    mp.descriptors.push_back(std::move(*d));
+  }
+  return mp;
+}
+
+//===----------------------------------------------------------------------===//
+// Rewrite
+//===----------------------------------------------------------------------===//
+
+/// The address of the first element of the view, as i64.
+Value addressOf(OpBuilder &b, Location loc, ViewOp view, Type elementType) {
+  Value memref = view.getSource();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value offset = meta.getOffset();
+  for (auto [i, start] : llvm::enumerate(view.getMixedOffsets())) {
+    Value s = getValueOrCreateConstantIndexOp(b, loc, start);
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, s, meta.getStrides()[i]));
+  }
+  Value bytes = arith::ConstantIndexOp::create(
+      b, loc, elementType.getIntOrFloatBitWidth() / 8);
+  Value address = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, offset, bytes));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+}
+
+Value addressOfMemRef(OpBuilder &b, Location loc, Value memref) {
+  Value p = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
+}
+
+/// The descriptor as a private constant global of the enclosing symbol
+/// table, and its address.
+Value emitDescriptor(OpBuilder &b, Location loc, Operation *op,
+                     ArrayRef<int64_t> words) {
+  Operation *tableOp = SymbolTable::getNearestSymbolTable(op);
+  SymbolTable table(tableOp);
+  auto type = MemRefType::get({int64_t(words.size())}, b.getI64Type());
+  auto value = DenseElementsAttr::get(
+      RankedTensorType::get(type.getShape(), b.getI64Type()), words);
+  OpBuilder top(tableOp->getRegion(0));
+  auto global = memref::GlobalOp::create(
+      top, loc, "__axe_mpi_step", top.getStringAttr("private"), type, value,
+      /*constant=*/true, /*alignment=*/nullptr);
+  table.insert(global);
+  Value ref =
+      memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  return addressOfMemRef(b, loc, ref);
+}
+
+func::FuncOp stepFunction(Operation *op) {
+  Operation *tableOp = SymbolTable::getNearestSymbolTable(op);
+  if (auto f = dyn_cast_or_null<func::FuncOp>(
+          SymbolTable::lookupSymbolIn(tableOp, kStepFunction)))
+    return f;
+  OpBuilder top(tableOp->getRegion(0));
+  Builder b(op->getContext());
+  auto type = b.getFunctionType(
+      {b.getI64Type(), b.getI64Type(), b.getI64Type()}, {});
+  auto f = func::FuncOp::create(top, op->getLoc(), kStepFunction, type);
+  f.setPrivate();
+  return f;
+}
+
+/// Inside a kernel the operator runs once per process: on the CTA at the
+/// origin of the grid (the CPU runs CTAs in order, so the others see its
+/// result).
+void guardFirstCTA(RewriterBase &rw, Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return;
+  Location loc = op->getLoc();
+  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+  Value first;
+  for (unsigned d = 0; d < kernel.getMixedGrid().size(); ++d) {
+    Value id = AxisIdOp::create(rw, loc, rw.getIndexType(),
+                                TargetDescription::gridAxisName(d));
+    Value isZero = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                         id, zero);
+    first = first ? arith::AndIOp::create(rw, loc, first, isZero).getResult()
+                  : isZero;
+  }
+  if (!first)
+    return;
+  auto ifOp = scf::IfOp::create(rw, loc, first, /*withElseRegion=*/false);
+  rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+}
+
+LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,
+                            RewriterBase &rw) {
+  Location loc = op->getLoc();
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  guardFirstCTA(rw, op);
+  func::FuncOp step = stepFunction(op);
+  Value first = addressOf(rw, loc, mp.source, mp.elementType);
+  Value last = addressOf(rw, loc, mp.target, mp.elementType);
+  Value send = first;
+  SmallVector<Value> scratch;
+  for (auto [i, words] : llvm::enumerate(mp.descriptors)) {
+    Value recv = last;
+    if (i + 1 < mp.descriptors.size()) {
+      // An intermediate shard: this step's local buffer after.
+      int64_t count = product(mp.plan.steps[i].localAfter);
+      auto type = MemRefType::get({count}, mp.elementType);
+      Value buf = memref::AllocOp::create(rw, loc, type);
+      scratch.push_back(buf);
+      recv = addressOfMemRef(rw, loc, buf);
+    }
+    Value desc = emitDescriptor(rw, loc, op, words);
+    func::CallOp::create(rw, loc, step, ValueRange{send, recv, desc});
+    send = recv;
+  }
+  for (Value buf : scratch)
+    memref::DeallocOp::create(rw, loc, buf);
+  rw.eraseOp(op);
+  return success();
+}
+
+void addMeshSchedule(ScheduleRegistry &r, StringRef opName) {
+  (void)r.add(
+      {"cpu.mesh", opName.str(), targetKind(TargetKind::CPU), 20,
+       "a process per device: the collective plan of the two layouts, one "
+       "MPI call per step (lib/Runtime/MPI), on dense row-major shards",
+       [](Operation *op, const ScheduleContext &) {
+         auto mp = planMeshOp(op);
+         if (!mp)
+           return ScheduleMatch::decline(mp.message());
+         return ScheduleMatch::accept(std::move(*mp));
+       },
+       [](Operation *op, const ScheduleContext &, const std::any &plan,
+          RewriterBase &rw) -> LogicalResult {
+         const auto *mp = std::any_cast<MeshPlan>(&plan);
+         if (!mp)
+           return op->emitError("cpu.mesh rewrite without its match's plan");
+         return rewriteMeshOp(op, *mp, rw);
+       }});
+}
+
+} // namespace
+
+void addCPUMeshSchedules(ScheduleRegistry &registry) {
+  addMeshSchedule(registry, "axe.copy");
+  addMeshSchedule(registry, "axe.reduce");
+}
+
+} // namespace axe

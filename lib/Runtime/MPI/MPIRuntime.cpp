@@ -1,0 +1,490 @@
+//===- MPIRuntime.cpp - Collective steps of mesh operators over MPI -------===//
+//
+// One function, axe_mpi_step, runs one step of a collective plan that the
+// compiler described in a constant array (axe/Runtime/MPIRuntime.h). The
+// library also initializes MPI when it is loaded and finalizes it when the
+// program ends, so a host program needs no mpi.init of its own.
+//
+// Ranks map to mesh coordinates row-major (the last axis fastest). A
+// communicator over a set of mesh axes groups the ranks that differ only on
+// them; its rank order is the order of the axes in the descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "axe/Runtime/MPIRuntime.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace axe;
+
+namespace {
+
+[[noreturn]] void abortRun(const std::string &message) {
+  int rank = 0;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized)
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "axe-mpi (rank %d): %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  if (initialized)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+void check(int code, const char *what) {
+  if (code == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  abortRun(std::string(what) + " failed: " + std::string(text, length));
+}
+
+/// Reads the descriptor front to back.
+class Reader {
+public:
+  explicit Reader(const int64_t *words) : words(words) {}
+  int64_t next() { return words[at++]; }
+  std::vector<int64_t> list() {
+    int64_t n = next();
+    if (n < 0 || n > (1 << 20))
+      abortRun("corrupt step descriptor (list of " + std::to_string(n) + ")");
+    std::vector<int64_t> out(n);
+    for (int64_t &v : out)
+      v = next();
+    return out;
+  }
+
+private:
+  const int64_t *words;
+  size_t at = 0;
+};
+
+/// The shape outer x n x inner and the digits of n that number chunks.
+struct Pack {
+  int64_t outer = 1, n = 1, inner = 1;
+  std::vector<std::pair<int64_t, int64_t>> digits;
+
+  static Pack read(Reader &r) {
+    Pack p;
+    p.outer = r.next();
+    p.n = r.next();
+    p.inner = r.next();
+    int64_t d = r.next();
+    for (int64_t i = 0; i < d; ++i) {
+      int64_t stride = r.next();
+      p.digits.push_back({stride, r.next()});
+    }
+    return p;
+  }
+  int64_t chunks() const {
+    int64_t c = 1;
+    for (auto [stride, extent] : digits)
+      c *= extent;
+    return c;
+  }
+  /// Whether chunk r is the contiguous block r of the buffer, so packing is
+  /// a no-op: one digit block of n that is the most significant of the
+  /// buffer.
+  bool identity() const {
+    if (outer != 1 && chunks() != 1)
+      return false;
+    int64_t stride = n;
+    for (auto [s, e] : digits) {
+      stride /= e;
+      if (s != stride)
+        return false;
+    }
+    return true;
+  }
+  /// The chunk of index l along n, and its index within the chunk.
+  std::pair<int64_t, int64_t> split(int64_t l) const {
+    int64_t chunk = 0;
+    for (auto [s, e] : digits)
+      chunk = chunk * e + (l / s) % e;
+    // Remove digits from the most to the least significant place, so the
+    // smaller strides stay valid.
+    std::vector<std::pair<int64_t, int64_t>> byStride(digits);
+    std::sort(byStride.begin(), byStride.end(),
+              [](auto a, auto b) { return a.first > b.first; });
+    int64_t rest = l;
+    for (auto [s, e] : byStride)
+      rest = rest % s + rest / (s * e) * s;
+    return {chunk, rest};
+  }
+};
+
+/// buffer (outer x n x inner) -> chunks, each outer x n/P x inner.
+void pack(const Pack &p, int64_t bytes, const char *in, char *out) {
+  int64_t per = p.n / p.chunks();
+  size_t row = size_t(p.inner * bytes);
+  for (int64_t o = 0; o < p.outer; ++o)
+    for (int64_t l = 0; l < p.n; ++l) {
+      auto [chunk, rest] = p.split(l);
+      std::memcpy(out + ((chunk * p.outer + o) * per + rest) * row,
+                  in + (o * p.n + l) * row, row);
+    }
+}
+
+void unpack(const Pack &p, int64_t bytes, const char *in, char *out) {
+  int64_t per = p.n / p.chunks();
+  size_t row = size_t(p.inner * bytes);
+  for (int64_t o = 0; o < p.outer; ++o)
+    for (int64_t l = 0; l < p.n; ++l) {
+      auto [chunk, rest] = p.split(l);
+      std::memcpy(out + (o * p.n + l) * row,
+                  in + ((chunk * p.outer + o) * per + rest) * row, row);
+    }
+}
+
+/// Chunk `which` of the buffer alone.
+void extract(const Pack &p, int64_t bytes, int64_t which, const char *in,
+             char *out) {
+  int64_t per = p.n / p.chunks();
+  size_t row = size_t(p.inner * bytes);
+  for (int64_t o = 0; o < p.outer; ++o)
+    for (int64_t l = 0; l < p.n; ++l) {
+      auto [chunk, rest] = p.split(l);
+      if (chunk == which)
+        std::memcpy(out + (o * per + rest) * row, in + (o * p.n + l) * row,
+                    row);
+    }
+}
+
+MPI_Datatype datatypeOf(MPIElementKind kind) {
+  switch (kind) {
+  case MPIElementKind::F32:
+    return MPI_FLOAT;
+  case MPIElementKind::F64:
+    return MPI_DOUBLE;
+  case MPIElementKind::I8:
+    return MPI_INT8_T;
+  case MPIElementKind::I16:
+    return MPI_INT16_T;
+  case MPIElementKind::I32:
+    return MPI_INT32_T;
+  case MPIElementKind::I64:
+    return MPI_INT64_T;
+  case MPIElementKind::Bytes:
+    break;
+  }
+  return MPI_BYTE;
+}
+
+MPI_Op opOf(MPIReduction r) {
+  switch (r) {
+  case MPIReduction::Sum:
+  case MPIReduction::None:
+    return MPI_SUM;
+  case MPIReduction::Max:
+    return MPI_MAX;
+  case MPIReduction::Min:
+    return MPI_MIN;
+  case MPIReduction::Prod:
+    return MPI_PROD;
+  }
+  return MPI_SUM;
+}
+
+int toCount(int64_t count) {
+  if (count < 0 || count > INT32_MAX)
+    abortRun("a message of " + std::to_string(count) +
+             " elements exceeds MPI's int count");
+  return int(count);
+}
+
+/// Communicators by (mesh extents, axes), split from MPI_COMM_WORLD once.
+class Communicators {
+public:
+  MPI_Comm get(const std::vector<int64_t> &extents,
+               const std::vector<int64_t> &axes) {
+    auto key = std::make_pair(extents, axes);
+    auto it = cache.find(key);
+    if (it != cache.end())
+      return it->second;
+    MPI_Comm comm = split(extents, axes);
+    cache.emplace(key, comm);
+    return comm;
+  }
+
+private:
+  static std::string meshText(const std::vector<int64_t> &extents) {
+    std::string out;
+    for (int64_t e : extents)
+      out += (out.empty() ? "" : "x") + std::to_string(e);
+    return out.empty() ? "1" : out;
+  }
+
+  MPI_Comm split(const std::vector<int64_t> &extents,
+                 const std::vector<int64_t> &axes) {
+    int size = 0, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int64_t ranks = 1;
+    for (int64_t e : extents)
+      ranks *= e;
+    if (ranks != size)
+      abortRun("the kernel's mesh " + meshText(extents) + " has " +
+               std::to_string(ranks) + " devices but the run has " +
+               std::to_string(size) + " ranks (axe-mpirun -n " +
+               std::to_string(ranks) + ")");
+    // Row-major coordinates of this rank.
+    std::vector<int64_t> coords(extents.size());
+    int64_t rest = rank;
+    for (size_t i = extents.size(); i-- > 0;) {
+      coords[i] = rest % extents[i];
+      rest /= extents[i];
+    }
+    int64_t key = 0;
+    std::vector<int64_t> others(coords);
+    for (int64_t a : axes) {
+      if (a < 0 || size_t(a) >= extents.size())
+        abortRun("corrupt step descriptor (axis " + std::to_string(a) + ")");
+      key = key * extents[a] + coords[a];
+      others[a] = 0;
+    }
+    int64_t color = 0;
+    for (size_t i = 0; i < extents.size(); ++i)
+      color = color * extents[i] + others[i];
+    MPI_Comm comm;
+    check(MPI_Comm_split(MPI_COMM_WORLD, int(color), int(key), &comm),
+          "MPI_Comm_split");
+    return comm;
+  }
+
+  std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, MPI_Comm>
+      cache;
+};
+
+Communicators &communicators() {
+  static Communicators c;
+  return c;
+}
+
+struct Step {
+  MPIStepKind kind;
+  MPIElementKind element;
+  int64_t bytes;
+  MPIReduction reduction;
+  std::vector<int64_t> extents, axes;
+  int64_t root;
+  int64_t before, after;
+  /// How the send buffer splits into the chunks the step sends, and how
+  /// the chunks received form the receive buffer.
+  Pack sendPack, recvPack;
+  std::vector<int64_t> transfers;
+};
+
+Step readStep(const int64_t *descriptor) {
+  Reader r(descriptor);
+  if (int64_t v = r.next(); v != kMPIStepVersion)
+    abortRun("step descriptor version " + std::to_string(v) +
+             ", this runtime reads " + std::to_string(kMPIStepVersion) +
+             "; rebuild the kernel with the matching axe-opt");
+  Step s;
+  s.kind = MPIStepKind(r.next());
+  s.element = MPIElementKind(r.next());
+  s.bytes = r.next();
+  s.reduction = MPIReduction(r.next());
+  s.extents = r.list();
+  s.axes = r.list();
+  s.root = r.next();
+  s.before = r.next();
+  s.after = r.next();
+  s.sendPack = Pack::read(r);
+  s.recvPack = Pack::read(r);
+  s.transfers = r.list();
+  return s;
+}
+
+void runStep(const Step &s, char *send, char *recv) {
+  MPI_Comm comm = s.kind == MPIStepKind::Permute
+                      ? MPI_COMM_WORLD
+                      : communicators().get(s.extents, s.axes);
+  int me = 0, size = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype type = datatypeOf(s.element);
+  MPI_Op op = opOf(s.reduction);
+  // Non-reducing steps move bytes, whatever the element type.
+  MPI_Datatype bytes = MPI_BYTE;
+  int64_t unit = s.bytes;
+  std::vector<char> scratch, scratch2;
+  switch (s.kind) {
+  case MPIStepKind::AllReduce:
+    check(MPI_Allreduce(send, recv, toCount(s.before), type, op, comm),
+          "MPI_Allreduce");
+    return;
+  case MPIStepKind::Reduce:
+    check(MPI_Reduce(send, me == s.root ? recv : nullptr, toCount(s.before),
+                     type, op, int(s.root), comm),
+          "MPI_Reduce");
+    return;
+  case MPIStepKind::ReduceScatter: {
+    const char *in = send;
+    if (!s.sendPack.identity()) {
+      scratch.resize(size_t(s.before * unit));
+      pack(s.sendPack, unit, send, scratch.data());
+      in = scratch.data();
+    }
+    check(MPI_Reduce_scatter_block(in, recv, toCount(s.after), type, op,
+                                   comm),
+          "MPI_Reduce_scatter_block");
+    return;
+  }
+  case MPIStepKind::AllGather: {
+    char *out = recv;
+    if (!s.recvPack.identity()) {
+      scratch.resize(size_t(s.after * unit));
+      out = scratch.data();
+    }
+    check(MPI_Allgather(send, toCount(s.before * unit), bytes, out,
+                        toCount(s.before * unit), bytes, comm),
+          "MPI_Allgather");
+    if (out != recv)
+      unpack(s.recvPack, unit, out, recv);
+    return;
+  }
+  case MPIStepKind::AllToAll: {
+    const char *in = send;
+    if (!s.sendPack.identity()) {
+      scratch.resize(size_t(s.before * unit));
+      pack(s.sendPack, unit, send, scratch.data());
+      in = scratch.data();
+    }
+    char *out = recv;
+    if (!s.recvPack.identity()) {
+      scratch2.resize(size_t(s.after * unit));
+      out = scratch2.data();
+    }
+    int chunk = toCount(s.before / size * unit);
+    check(MPI_Alltoall(in, chunk, bytes, out, chunk, bytes, comm),
+          "MPI_Alltoall");
+    if (out != recv)
+      unpack(s.recvPack, unit, out, recv);
+    return;
+  }
+  case MPIStepKind::LocalSlice:
+    extract(s.sendPack, unit, me, send, recv);
+    return;
+  case MPIStepKind::Broadcast:
+    if (me == s.root && send != recv)
+      std::memcpy(recv, send, size_t(s.before * unit));
+    check(MPI_Bcast(recv, toCount(s.before * unit), bytes, int(s.root), comm),
+          "MPI_Bcast");
+    return;
+  case MPIStepKind::Scatter: {
+    const char *in = send;
+    if (me == s.root && !s.sendPack.identity()) {
+      scratch.resize(size_t(s.before * unit));
+      pack(s.sendPack, unit, send, scratch.data());
+      in = scratch.data();
+    }
+    check(MPI_Scatter(in, toCount(s.after * unit), bytes, recv,
+                      toCount(s.after * unit), bytes, int(s.root), comm),
+          "MPI_Scatter");
+    return;
+  }
+  case MPIStepKind::Gather: {
+    char *out = recv;
+    if (me == s.root && !s.recvPack.identity()) {
+      scratch.resize(size_t(s.after * unit));
+      out = scratch.data();
+    }
+    check(MPI_Gather(send, toCount(s.before * unit), bytes,
+                     me == s.root ? out : nullptr, toCount(s.before * unit),
+                     bytes, int(s.root), comm),
+          "MPI_Gather");
+    if (me == s.root && out != recv)
+      unpack(s.recvPack, unit, out, recv);
+    return;
+  }
+  case MPIStepKind::Permute: {
+    int target = -1, source = -1;
+    for (size_t i = 0; i + 1 < s.transfers.size(); i += 2) {
+      if (s.transfers[i] == me)
+        target = int(s.transfers[i + 1]);
+      if (s.transfers[i + 1] == me)
+        source = int(s.transfers[i]);
+    }
+    int count = toCount(s.before * unit);
+    if (target == me && source == me) {
+      std::memmove(recv, send, size_t(count));
+      return;
+    }
+    check(MPI_Sendrecv(send, target < 0 ? 0 : count, bytes,
+                       target < 0 ? MPI_PROC_NULL : target, 0, recv,
+                       source < 0 ? 0 : count, bytes,
+                       source < 0 ? MPI_PROC_NULL : source, 0, comm,
+                       MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    return;
+  }
+  }
+  abortRun("corrupt step descriptor (kind " +
+           std::to_string(int64_t(s.kind)) + ")");
+}
+
+} // namespace
+
+extern "C" void axe_mpi_step(int64_t send, int64_t recv,
+                             const int64_t *descriptor) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    abortRun("MPI is not initialized: run the program with axe-mpirun");
+  runStep(readStep(descriptor), reinterpret_cast<char *>(send),
+          reinterpret_cast<char *>(recv));
+}
+
+namespace {
+
+void initializeMPI() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized)
+    return;
+  int provided = 0;
+  // Only the CTA at the grid's origin calls MPI, but with openmp=true it may
+  // run on any thread.
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided),
+        "MPI_Init_thread");
+}
+
+void finalizeMPI() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized)
+    MPI_Finalize();
+}
+
+/// MPI lives as long as the library is loaded: from before the program's
+/// main to its exit, whether mlir-runner or lli loads it.
+struct Lifetime {
+  Lifetime() { initializeMPI(); }
+  ~Lifetime() { finalizeMPI(); }
+} lifetime;
+
+} // namespace
+
+// mlir-runner calls these when it loads the library and when its execution
+// engine is destroyed. With them defined, the JIT sees only the symbols the
+// init function registers.
+extern "C" void __mlir_execution_engine_init(llvm::StringMap<void *> &symbols) {
+  initializeMPI();
+  symbols["axe_mpi_step"] = reinterpret_cast<void *>(&axe_mpi_step);
+}
+
+extern "C" void __mlir_execution_engine_destroy() { finalizeMPI(); }
