@@ -532,10 +532,13 @@ void guardFirstCTA(RewriterBase &rw, Operation *op) {
   auto kernel = op->getParentOfType<KernelOp>();
   if (!kernel)
     return;
+  unsigned dims = kernel.getMixedGrid().size();
+  if (dims == 0)
+    return;
   Location loc = op->getLoc();
   Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
   Value first;
-  for (unsigned d = 0; d < kernel.getMixedGrid().size(); ++d) {
+  for (unsigned d = 0; d < dims; ++d) {
     Value id = AxisIdOp::create(rw, loc, rw.getIndexType(),
                                 TargetDescription::gridAxisName(d));
     Value isZero = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
@@ -543,8 +546,6 @@ void guardFirstCTA(RewriterBase &rw, Operation *op) {
     first = first ? arith::AndIOp::create(rw, loc, first, isZero).getResult()
                   : isZero;
   }
-  if (!first)
-    return;
   auto ifOp = scf::IfOp::create(rw, loc, first, /*withElseRegion=*/false);
   rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }

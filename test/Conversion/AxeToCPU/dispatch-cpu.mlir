@@ -43,7 +43,7 @@ func.func @copy_forced_scalar(%A: memref<8x8xf32>) {
 func.func @copy_unknown_schedule(%A: memref<8x8xf32>) {
   %a = axe.view %A[0, 0] : memref<8x8xf32> -> !g
   %s = axe.alloc : !t
-  // expected-error @+1 {{no schedule named 'nope' for axe.copy on target cpu; known: 'cpu.copy' 'cpu.copy.scalar'}}
+  // expected-error @+1 {{no schedule named 'nope' for axe.copy on target cpu; known: 'cpu.mesh' 'cpu.copy' 'cpu.copy.scalar'}}
   axe.copy %a to %s at cta {schedule = "nope"} : !g to !t
   return
 }
@@ -133,7 +133,8 @@ func.func @copy_lane_dependent(%A: memref<32x8xf32>) {
     %lane = axe.axis_id laneid
     %g = axe.view %A[%lane, 0] : memref<32x8xf32> -> !g
     %r = axe.alloc : !r
-    // expected-error @+3 {{no schedule for axe.copy on target cpu; every candidate declined}}
+    // expected-error @+4 {{no schedule for axe.copy on target cpu; every candidate declined}}
+    // expected-note @+3 {{schedule 'cpu.mesh' (priority 20) declined: not at mesh scope}}
     // expected-note @+2 {{schedule 'cpu.copy' (priority 10) declined: an operand depends on 'laneid', which differs between the threads of one warp}}
     // expected-note @+1 {{schedule 'cpu.copy.scalar' (priority 0) declined: an operand depends on 'laneid'}}
     axe.copy %g to %r at warp : !g to !r
