@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AxeKernelJit.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
@@ -35,40 +36,9 @@
 
 using namespace mlir;
 using namespace axe;
+using namespace axe::bench;
 
 namespace {
-
-/// C-interface arguments for a JIT-compiled kernel taking rank-`Rank`
-/// memrefs: one descriptor per buffer, passed by pointer to pointer as
-/// ExecutionEngine::invokePacked expects.
-template <int Rank> class KernelArgs {
-public:
-  void call(ExecutionEngine &engine, llvm::ArrayRef<void *> data,
-            llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides) {
-    descs.assign(data.size(), {});
-    descPtrs.clear();
-    ptrs.clear();
-    for (size_t i = 0; i < data.size(); ++i) {
-      auto &d = descs[i];
-      d.basePtr = d.data = static_cast<char *>(data[i]);
-      d.offset = 0;
-      for (int r = 0; r < Rank; ++r) {
-        d.sizes[r] = sizes[i * Rank + r];
-        d.strides[r] = strides[i * Rank + r];
-      }
-      descPtrs.push_back(&d);
-    }
-    for (auto &p : descPtrs)
-      ptrs.push_back(&p);
-    if (llvm::Error e = engine.invokePacked("_mlir_ciface_kernel", ptrs))
-      llvm::report_fatal_error(llvm::toString(std::move(e)).c_str());
-  }
-
-private:
-  std::vector<StridedMemRefType<char, Rank>> descs;
-  std::vector<StridedMemRefType<char, Rank> *> descPtrs;
-  SmallVector<void *> ptrs;
-};
 
 /// A JIT-compiled `kernel(memref<?xf32> ...)` whose body a callback emits.
 class Jitted {
@@ -250,46 +220,6 @@ void BM_CopyRowMajorGenerated(benchmark::State &state) {
 //===----------------------------------------------------------------------===//
 // Whole axe kernels through the axe-to-cpu pipeline
 //===----------------------------------------------------------------------===//
-
-/// An axe kernel (module text with one `@kernel` taking `numArgs` 2-D
-/// memrefs) compiled by buildAxeToCPUPipeline and JIT-compiled.
-class AxeKernel {
-public:
-  AxeKernel(const std::string &text, const AxeToCPUOptions &options) {
-    DialectRegistry registry;
-    registerAllAxeDialects(registry);
-    ctx.appendDialectRegistry(registry);
-    ctx.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(text, &ctx);
-    if (!module)
-      llvm::report_fatal_error("bench kernel does not parse");
-    PassManager pm(&ctx);
-    buildAxeToCPUPipeline(pm, options);
-    if (failed(pm.run(*module)))
-      llvm::report_fatal_error("bench kernel does not lower");
-    std::string error;
-    engine = lowerAndJIT(*module, error, /*alreadyLowered=*/true,
-                         CPUToLLVMOptions{options.openmp});
-    if (!engine)
-      llvm::report_fatal_error(llvm::Twine("JIT failed: ") + error);
-  }
-
-  /// Calls the kernel on row-major n x n matrices.
-  void run(int64_t n, llvm::ArrayRef<void *> data) {
-    SmallVector<int64_t> sizes, strides;
-    for (size_t i = 0; i < data.size(); ++i) {
-      sizes.append({n, n});
-      strides.append({n, 1});
-    }
-    args.call(*engine, data, sizes, strides);
-  }
-
-private:
-  MLIRContext ctx;
-  OwningOpRef<ModuleOp> module;
-  std::unique_ptr<ExecutionEngine> engine;
-  KernelArgs<2> args;
-};
 
 std::string str(int64_t v) { return std::to_string(v); }
 

@@ -421,7 +421,8 @@ Result<MeshPlan> planMeshOp(Operation *op) {
                 "must have one element type");
   if (!mp.elementType.isIntOrFloat() ||
       mp.elementType.getIntOrFloatBitWidth() % 8 != 0)
-    return fail("elements must be whole bytes to be sent");
+    return fail("a mesh operator sends integers or floats of whole bytes; "
+                "the buffers hold other elements");
 
   TileLayout srcLayout = srcType.getLayout().tile();
   SmallVector<int64_t, 4> srcShape(srcType.getShape());

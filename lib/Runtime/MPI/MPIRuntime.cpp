@@ -23,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using namespace axe;
@@ -65,6 +66,8 @@ public:
       v = next();
     return out;
   }
+
+  size_t position() const { return at; }
 
 private:
   const int64_t *words;
@@ -284,6 +287,8 @@ struct Step {
   /// the chunks received form the receive buffer.
   Pack sendPack, recvPack;
   std::vector<int64_t> transfers;
+  /// Words of the descriptor.
+  size_t length = 0;
 };
 
 Step readStep(const int64_t *descriptor) {
@@ -305,20 +310,46 @@ Step readStep(const int64_t *descriptor) {
   s.sendPack = Pack::read(r);
   s.recvPack = Pack::read(r);
   s.transfers = r.list();
+  s.length = r.position();
   return s;
 }
 
-void runStep(const Step &s, char *send, char *recv) {
-  MPI_Comm comm = s.kind == MPIStepKind::Permute
-                      ? MPI_COMM_WORLD
-                      : communicators().get(s.extents, s.axes);
+/// A step's descriptor is a constant of the program, so it is read (and its
+/// communicator found) once; later calls cost a hash lookup and a compare of
+/// the words (a program JIT-compiled later may reuse the address).
+struct ReadStep {
+  std::vector<int64_t> words;
+  Step step;
+  MPI_Comm comm;
+};
+
+const ReadStep &lookupStep(const int64_t *descriptor) {
+  static std::unordered_map<const int64_t *, ReadStep> steps;
+  auto it = steps.find(descriptor);
+  if (it != steps.end() &&
+      std::equal(it->second.words.begin(), it->second.words.end(),
+                 descriptor))
+    return it->second;
+  ReadStep r{{}, readStep(descriptor), MPI_COMM_WORLD};
+  r.words.assign(descriptor, descriptor + r.step.length);
+  if (r.step.kind != MPIStepKind::Permute)
+    r.comm = communicators().get(r.step.extents, r.step.axes);
+  return steps.insert_or_assign(descriptor, std::move(r)).first->second;
+}
+
+void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
   int me = 0, size = 1;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &size);
   MPI_Datatype type = datatypeOf(s.element);
   MPI_Op op = opOf(s.reduction);
-  // Non-reducing steps move bytes, whatever the element type.
-  MPI_Datatype bytes = MPI_BYTE;
+  // Steps that only move data send elements of the MPI type when there is
+  // one (MPICH picks its algorithms by type and count), else bytes.
+  bool raw = s.element == MPIElementKind::Bytes;
+  MPI_Datatype moved = raw ? MPI_BYTE : type;
+  auto count = [&](int64_t elements) {
+    return toCount(raw ? elements * s.bytes : elements);
+  };
   int64_t unit = s.bytes;
   std::vector<char> scratch, scratch2;
   switch (s.kind) {
@@ -349,8 +380,8 @@ void runStep(const Step &s, char *send, char *recv) {
       scratch.resize(size_t(s.after * unit));
       out = scratch.data();
     }
-    check(MPI_Allgather(send, toCount(s.before * unit), bytes, out,
-                        toCount(s.before * unit), bytes, comm),
+    check(MPI_Allgather(send, count(s.before), moved, out,
+                        count(s.before), moved, comm),
           "MPI_Allgather");
     if (out != recv)
       unpack(s.recvPack, unit, out, recv);
@@ -368,8 +399,8 @@ void runStep(const Step &s, char *send, char *recv) {
       scratch2.resize(size_t(s.after * unit));
       out = scratch2.data();
     }
-    int chunk = toCount(s.before / size * unit);
-    check(MPI_Alltoall(in, chunk, bytes, out, chunk, bytes, comm),
+    int chunk = count(s.before / size);
+    check(MPI_Alltoall(in, chunk, moved, out, chunk, moved, comm),
           "MPI_Alltoall");
     if (out != recv)
       unpack(s.recvPack, unit, out, recv);
@@ -381,7 +412,7 @@ void runStep(const Step &s, char *send, char *recv) {
   case MPIStepKind::Broadcast:
     if (me == s.root && send != recv)
       std::memcpy(recv, send, size_t(s.before * unit));
-    check(MPI_Bcast(recv, toCount(s.before * unit), bytes, int(s.root), comm),
+    check(MPI_Bcast(recv, count(s.before), moved, int(s.root), comm),
           "MPI_Bcast");
     return;
   case MPIStepKind::Scatter: {
@@ -391,8 +422,8 @@ void runStep(const Step &s, char *send, char *recv) {
       pack(s.sendPack, unit, send, scratch.data());
       in = scratch.data();
     }
-    check(MPI_Scatter(in, toCount(s.after * unit), bytes, recv,
-                      toCount(s.after * unit), bytes, int(s.root), comm),
+    check(MPI_Scatter(in, count(s.after), moved, recv,
+                      count(s.after), moved, int(s.root), comm),
           "MPI_Scatter");
     return;
   }
@@ -402,9 +433,9 @@ void runStep(const Step &s, char *send, char *recv) {
       scratch.resize(size_t(s.after * unit));
       out = scratch.data();
     }
-    check(MPI_Gather(send, toCount(s.before * unit), bytes,
-                     me == s.root ? out : nullptr, toCount(s.before * unit),
-                     bytes, int(s.root), comm),
+    check(MPI_Gather(send, count(s.before), moved,
+                     me == s.root ? out : nullptr, count(s.before),
+                     moved, int(s.root), comm),
           "MPI_Gather");
     if (me == s.root && out != recv)
       unpack(s.recvPack, unit, out, recv);
@@ -418,14 +449,14 @@ void runStep(const Step &s, char *send, char *recv) {
       if (s.transfers[i + 1] == me)
         source = int(s.transfers[i]);
     }
-    int count = toCount(s.before * unit);
     if (target == me && source == me) {
-      std::memmove(recv, send, size_t(count));
+      std::memmove(recv, send, size_t(s.before * unit));
       return;
     }
-    check(MPI_Sendrecv(send, target < 0 ? 0 : count, bytes,
+    int n = count(s.before);
+    check(MPI_Sendrecv(send, target < 0 ? 0 : n, moved,
                        target < 0 ? MPI_PROC_NULL : target, 0, recv,
-                       source < 0 ? 0 : count, bytes,
+                       source < 0 ? 0 : n, moved,
                        source < 0 ? MPI_PROC_NULL : source, 0, comm,
                        MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
@@ -444,7 +475,8 @@ extern "C" void axe_mpi_step(int64_t send, int64_t recv,
   MPI_Initialized(&initialized);
   if (!initialized)
     abortRun("MPI is not initialized: run the program with axe-mpirun");
-  runStep(readStep(descriptor), reinterpret_cast<char *>(send),
+  const ReadStep &r = lookupStep(descriptor);
+  runStep(r.step, r.comm, reinterpret_cast<char *>(send),
           reinterpret_cast<char *>(recv));
 }
 

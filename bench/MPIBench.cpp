@@ -1,0 +1,243 @@
+//===- MPIBench.cpp - Generated mesh collectives against MPI called directly ===//
+//
+// Run under MPICH, one process per device of a 1-d mesh:
+//
+//   mpiexec.mpich -n 2 build/bin/axe-mpi-bench
+//
+// Each case times the same collective two ways in one run: an axe kernel
+// (axe.reduce / axe.copy at mesh scope, compiled by axe-to-cpu and
+// JIT-compiled here) and the MPI call a programmer would write in C
+// (MPI_Reduce_scatter_block, MPI_Allgather). N is the number of floats of
+// the whole tensor: a reduce-scatter sends N and keeps N / P, an all-gather
+// sends N / P and receives N.
+//
+// Every process must run the same iterations in the same order, so each case
+// has a fixed iteration count, and an iteration's time is the slowest
+// process's (a barrier, then MPI_Wtime around the call, then a max
+// all-reduce). Only rank 0 prints. Figures go to
+// docs/Benchmarks-Distributed.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AxeKernelJit.h"
+#include "axe/Runtime/MPIRuntime.h"
+
+#include <benchmark/benchmark.h>
+#include <mpi.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace axe;
+using namespace axe::bench;
+
+namespace {
+
+int worldRank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int worldSize() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// Times one iteration as the slowest process saw it.
+template <typename Fn> void timeIteration(benchmark::State &state, Fn fn) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  fn();
+  double local = MPI_Wtime() - start, slowest = 0;
+  MPI_Allreduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  state.SetIterationTime(slowest);
+}
+
+/// The reduce-scatter of an N-float tensor whose P addends lie one per
+/// process, rows of N / P to each process.
+std::string reduceScatterKernel(int64_t n, int64_t p) {
+  std::string part = "#axe.layout<S[(" + str(p) + ", " + str(n) +
+                     ") : (1@d, 1)]>";
+  std::string out = "#axe.layout<S[(" + str(p) + ", " + str(n / p) +
+                    ") : (1@d, 1)]>";
+  std::string src = "!axe.buffer<" + str(p) + "x" + str(n) + "xf32, " + part +
+                    ", global>";
+  std::string dst = "!axe.buffer<" + str(n) + "xf32, " + out + ", global>";
+  return "func.func @kernel(%a: memref<" + str(n) + "xf32>, %b: memref<" +
+         str(n / p) +
+         "xf32>) attributes {llvm.emit_c_interface} {\n"
+         "  axe.kernel {\n"
+         "    %x = axe.view %a[0] : memref<" +
+         str(n) + "xf32> -> " + src +
+         "\n"
+         "    %y = axe.view %b[0] : memref<" +
+         str(n / p) + "xf32> -> " + dst +
+         "\n"
+         "    axe.reduce sum %x into %y dims [0] at mesh<d = " +
+         str(p) + "> : " + src + " into " + dst +
+         "\n"
+         "  }\n"
+         "  return\n"
+         "}\n";
+}
+
+/// The all-gather of an N-float tensor whose rows of N / P lie one block
+/// per process, into a copy on every process.
+std::string allGatherKernel(int64_t n, int64_t p) {
+  std::string rows = "#axe.layout<S[(" + str(p) + ", " + str(n / p) +
+                     ") : (1@d, 1)]>";
+  std::string full =
+      "#axe.layout<S[" + str(n) + " : 1] + R[" + str(p) + " : 1@d]>";
+  std::string src = "!axe.buffer<" + str(n) + "xf32, " + rows + ", global>";
+  std::string dst = "!axe.buffer<" + str(n) + "xf32, " + full + ", global>";
+  return "func.func @kernel(%a: memref<" + str(n / p) + "xf32>, %b: memref<" +
+         str(n) +
+         "xf32>) attributes {llvm.emit_c_interface} {\n"
+         "  axe.kernel {\n"
+         "    %x = axe.view %a[0] : memref<" +
+         str(n / p) + "xf32> -> " + src +
+         "\n"
+         "    %y = axe.view %b[0] : memref<" +
+         str(n) + "xf32> -> " + dst +
+         "\n"
+         "    axe.copy %x to %y at mesh<d = " +
+         str(p) + "> : " + src + " to " + dst +
+         "\n"
+         "  }\n"
+         "  return\n"
+         "}\n";
+}
+
+/// Checks the generated collective's result against the direct call's, so a
+/// timing never stands for a wrong answer.
+void requireEqual(const std::vector<float> &a, const std::vector<float> &b,
+                  const char *what) {
+  int bad = std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) != 0;
+  int any = 0;
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any) {
+    if (worldRank() == 0)
+      std::fprintf(stderr, "axe-mpi-bench: %s differs from MPI\n", what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+
+std::vector<float> addend(int64_t n) {
+  std::vector<float> v(n);
+  int r = worldRank();
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = float((i * 7 + r * 13) % 101);
+  return v;
+}
+
+void BM_ReduceScatter(benchmark::State &state) {
+  int64_t n = state.range(0), p = worldSize();
+  bool generated = state.range(1) != 0;
+  std::vector<float> send = addend(n), recv(n / p), reference(n / p);
+  MPI_Reduce_scatter_block(send.data(), reference.data(), int(n / p),
+                           MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  std::unique_ptr<AxeKernel> kernel;
+  if (generated) {
+    kernel = std::make_unique<AxeKernel>(reduceScatterKernel(n, p),
+                                         AxeToCPUOptions{});
+    kernel->define("axe_mpi_step", reinterpret_cast<void *>(&axe_mpi_step));
+    kernel->run1d({send.data(), recv.data()}, {n, n / p});
+    requireEqual(recv, reference, "the generated reduce-scatter");
+  }
+  auto call = [&] {
+    if (generated)
+      kernel->run1d({send.data(), recv.data()}, {n, n / p});
+    else
+      MPI_Reduce_scatter_block(send.data(), recv.data(), int(n / p),
+                               MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  };
+  // Both ways start with the same warm buffers.
+  call();
+  for (auto _ : state)
+    timeIteration(state, call);
+  state.SetBytesProcessed(state.iterations() * n * int64_t(sizeof(float)));
+  state.SetLabel(generated ? "axe" : "MPI_Reduce_scatter_block");
+}
+
+void BM_AllGather(benchmark::State &state) {
+  int64_t n = state.range(0), p = worldSize();
+  bool generated = state.range(1) != 0;
+  std::vector<float> send = addend(n / p), recv(n), reference(n);
+  MPI_Allgather(send.data(), int(n / p), MPI_FLOAT, reference.data(),
+                int(n / p), MPI_FLOAT, MPI_COMM_WORLD);
+  std::unique_ptr<AxeKernel> kernel;
+  if (generated) {
+    kernel = std::make_unique<AxeKernel>(allGatherKernel(n, p),
+                                         AxeToCPUOptions{});
+    kernel->define("axe_mpi_step", reinterpret_cast<void *>(&axe_mpi_step));
+    kernel->run1d({send.data(), recv.data()}, {n / p, n});
+    requireEqual(recv, reference, "the generated all-gather");
+  }
+  auto call = [&] {
+    if (generated)
+      kernel->run1d({send.data(), recv.data()}, {n / p, n});
+    else
+      MPI_Allgather(send.data(), int(n / p), MPI_FLOAT, recv.data(),
+                    int(n / p), MPI_FLOAT, MPI_COMM_WORLD);
+  };
+  call();
+  for (auto _ : state)
+    timeIteration(state, call);
+  state.SetBytesProcessed(state.iterations() * n * int64_t(sizeof(float)));
+  state.SetLabel(generated ? "axe" : "MPI_Allgather");
+}
+
+/// 64 Ki to 16 Mi floats, MPI and generated side by side, and 1 Ki floats,
+/// where the time is the fixed cost of a call.
+void sizes(benchmark::internal::Benchmark *b) {
+  for (int generated : {0, 1})
+    b->Args({1024, generated});
+  for (int64_t n = int64_t(1) << 16; n <= int64_t(1) << 24; n <<= 2)
+    for (int generated : {0, 1})
+      b->Args({n, generated});
+}
+
+/// A process that the OS deschedules slows every other one at the next
+/// barrier, so each case is repeated and compared by its median.
+void configure(benchmark::internal::Benchmark *b) {
+  sizes(b);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
+      ->ReportAggregatesOnly(true);
+}
+
+/// The reporter of ranks other than 0.
+class QuietReporter : public benchmark::BenchmarkReporter {
+public:
+  bool ReportContext(const Context &) override { return true; }
+  void ReportRuns(const std::vector<Run> &) override {}
+};
+
+} // namespace
+
+// Fixed iterations per size: every process must run the same number.
+BENCHMARK(BM_ReduceScatter)->Apply(configure)->Iterations(30);
+BENCHMARK(BM_AllGather)->Apply(configure)->Iterations(30);
+
+int main(int argc, char **argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    MPI_Init(&argc, &argv);
+  benchmark::Initialize(&argc, argv);
+  if (worldRank() == 0) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    // The others run the same cases in step and print nothing.
+    QuietReporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
+  }
+  benchmark::Shutdown();
+  // The axe MPI runtime, loaded with this program, finalizes MPI at exit.
+  return 0;
+}
