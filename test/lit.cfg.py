@@ -32,6 +32,7 @@ tools = [
     "axe-lsp-server",
     "axe-mpirun",
     "axe-opt",
+    "axe-trn-sim",
     "lli",
     "mlir-opt",
     "mlir-runner",

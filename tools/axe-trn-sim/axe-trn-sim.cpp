@@ -1,0 +1,244 @@
+//===- axe-trn-sim.cpp - Run and time a trn kernel ------------------------===//
+//
+//   axe-trn-sim FILE --kernel=NAME [--timing-only] [--report=R.json]
+//               [--trace=T.json] [--param name=value]... [--check-matmul]
+//
+// Simulates one func.func of trn instructions (docs/TrnSim.md): prints a
+// summary, writes the JSON report and the Chrome trace, and with numerics
+// on compares a matmul kernel's output with a host reference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "axe/Dialect/Trn/IR/TrnDialect.h"
+#include "axe/TrnSim/Simulator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace axe::trnsim;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory cat("axe-trn-sim options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(cat));
+static cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("func.func to simulate (default: the only one)"),
+               cl::cat(cat));
+static cl::opt<bool> timingOnly("timing-only",
+                                cl::desc("time the kernel, compute no values"),
+                                cl::cat(cat));
+static cl::opt<std::string>
+    reportFile("report", cl::desc("write the JSON report here"), cl::cat(cat));
+static cl::opt<std::string>
+    traceFile("trace", cl::desc("write a Chrome trace (Perfetto) here"),
+              cl::cat(cat));
+static cl::list<std::string> params("param",
+                                    cl::desc("override a model parameter: "
+                                             "name=value"),
+                                    cl::cat(cat));
+static cl::opt<bool> listParams("list-params",
+                                cl::desc("print the model parameters"),
+                                cl::cat(cat));
+static cl::opt<uint64_t> seed("seed", cl::desc("seed of the input values"),
+                              cl::init(1), cl::cat(cat));
+static cl::opt<bool> checkMatmul(
+    "check-matmul",
+    cl::desc("check argument 2 against argument 0 (lhsT [K,M], or [M,K] with "
+             "--check-lhs=mk) times argument 1 ([K,N])"),
+    cl::cat(cat));
+static cl::opt<std::string> checkLhs("check-lhs",
+                                     cl::desc("layout of the lhs: km or mk"),
+                                     cl::init("km"), cl::cat(cat));
+static cl::opt<double> relTol("rtol",
+                              cl::desc("relative tolerance (default by the "
+                                       "output's type)"),
+                              cl::init(-1), cl::cat(cat));
+static cl::opt<double> absTol("atol",
+                              cl::desc("absolute tolerance (default 1e-5 * K)"),
+                              cl::init(-1), cl::cat(cat));
+static cl::list<unsigned>
+    printArgs("print-arg", cl::desc("print argument N's values after the run"),
+              cl::cat(cat));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "axe-trn-sim: " << message << "\n";
+  return 1;
+}
+
+static bool writeFile(StringRef path, StringRef text) {
+  std::string err;
+  auto out = openOutputFile(path, &err);
+  if (!out) {
+    llvm::errs() << "axe-trn-sim: " << err << "\n";
+    return false;
+  }
+  out->os() << text;
+  out->keep();
+  return true;
+}
+
+static FailureOr<func::FuncOp> findKernel(ModuleOp module) {
+  func::FuncOp found;
+  int count = 0;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (!kernelName.empty() ? f.getName() == kernelName : ++count == 1)
+      found = f;
+  }
+  if (!kernelName.empty() && !found) {
+    fail("no func.func named '" + kernelName + "'");
+    return failure();
+  }
+  if (kernelName.empty() && count != 1) {
+    fail(count ? "several functions: name one with --kernel=NAME"
+               : "no function to simulate");
+    return failure();
+  }
+  return found;
+}
+
+/// Relative tolerance of a checked output of type `t`: a few units in the
+/// last place of its mantissa.
+static double defaultRtol(Type t) {
+  if (t.isBF16())
+    return 1.0 / 64;
+  if (t.isF16())
+    return 1.0 / 512;
+  return 1e-5;
+}
+
+static int runCheckMatmul(func::FuncOp kernel, const SimResult &r) {
+  if (kernel.getNumArguments() < 3)
+    return fail("--check-matmul needs arguments (lhs, rhs, out)");
+  auto type = [&](unsigned i) {
+    return cast<MemRefType>(kernel.getArgument(i).getType());
+  };
+  if (type(0).getRank() != 2 || type(1).getRank() != 2 ||
+      type(2).getRank() != 2)
+    return fail("--check-matmul needs 2-d arguments 0, 1 and 2");
+  bool km = checkLhs == "km";
+  if (!km && checkLhs != "mk")
+    return fail("--check-lhs is km or mk");
+  int64_t k = type(1).getDimSize(0), n = type(1).getDimSize(1);
+  int64_t mm = type(0).getDimSize(km ? 1 : 0);
+  if (type(0).getDimSize(km ? 0 : 1) != k || type(2).getDimSize(0) != mm ||
+      type(2).getDimSize(1) != n)
+    return fail("--check-matmul: shapes do not make a matmul");
+  const std::vector<double> &a = r.initialArgs[0], &b = r.initialArgs[1],
+                            &c = r.finalArgs[2];
+  double rt = relTol >= 0 ? relTol : defaultRtol(type(2).getElementType());
+  double at = absTol >= 0 ? absTol : 1e-5 * k;
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < mm; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        ref += (km ? a[kk * mm + i] : a[i * k + kk]) * b[kk * n + j];
+      double err = std::fabs(c[i * n + j] - ref);
+      maxAbs = std::max(maxAbs, err);
+      if (ref != 0)
+        maxRel = std::max(maxRel, err / std::fabs(ref));
+      if (!(err <= at + rt * std::fabs(ref)))
+        ++bad;
+    }
+  llvm::outs() << llvm::formatv(
+      "check-matmul: {0} elements, max_abs_err={1:e3}, max_rel_err={2:e3} "
+      "(rtol {3:e2}, atol {4:e2}): {5}\n",
+      mm * n, maxAbs, maxRel, rt, at,
+      bad ? llvm::formatv("FAIL ({0} elements off)", bad).str() : "PASS");
+  return bad ? 1 : 0;
+}
+
+static void printSummary(StringRef name, const SimResult &r,
+                         const SimParams &p) {
+  llvm::outs() << llvm::formatv("kernel {0}: {1} instructions, total {2:f1} "
+                                "ns, hfu {3:f4}\n",
+                                name, r.instructions, r.totalNs, r.hfu(p));
+  for (int u = 0; u < kNumUnits; ++u)
+    llvm::outs() << llvm::formatv(
+        "  {0,-7} busy {1,14:f1} ns  utilization {2:f4}\n", unitName(Unit(u)),
+        r.busyNs[u], r.totalNs > 0 ? r.busyNs[u] / r.totalNs : 0.0);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(cat);
+  cl::ParseCommandLineOptions(argc, argv, "simulator of trn kernels\n");
+
+  SimOptions options;
+  for (const std::string &assignment : params)
+    if (llvm::Error err = options.params.parseAssignment(assignment))
+      return fail(llvm::toString(std::move(err)));
+  if (listParams) {
+    for (const SimParams::Entry &e : SimParams::all())
+      llvm::outs() << llvm::formatv("{0,-20} {1,10}  {2}\n", e.name,
+                                    options.params.*(e.field), e.help);
+    return 0;
+  }
+  options.numerics = !timingOnly;
+  options.seed = seed;
+  options.trace = !traceFile.empty();
+  if (timingOnly && (checkMatmul || !printArgs.empty()))
+    return fail("--check-matmul and --print-arg need values: drop "
+                "--timing-only");
+
+  DialectRegistry registry;
+  registry.insert<axe::trn::TrnDialect, arith::ArithDialect, func::FuncDialect,
+                  memref::MemRefDialect, scf::SCFDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string err;
+  auto file = openInputFile(inputFile, &err);
+  if (!file)
+    return fail(err);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  FailureOr<func::FuncOp> kernel = findKernel(*module);
+  if (failed(kernel))
+    return 1;
+  FailureOr<SimResult> result = simulate(*kernel, options);
+  if (failed(result))
+    return 1;
+
+  printSummary(kernel->getName(), *result, options.params);
+  if (!reportFile.empty() &&
+      !writeFile(reportFile, reportJson(*result, options.params)))
+    return 1;
+  if (!traceFile.empty() && !writeFile(traceFile, traceJson(*result)))
+    return 1;
+  for (unsigned i : printArgs) {
+    if (i >= result->finalArgs.size())
+      return fail("--print-arg " + llvm::Twine(i) + ": no such argument");
+    llvm::outs() << "arg " << i << ":";
+    for (double v : result->finalArgs[i])
+      llvm::outs() << " " << llvm::formatv("{0}", v);
+    llvm::outs() << "\n";
+  }
+  if (checkMatmul)
+    return runCheckMatmul(*kernel, *result);
+  return 0;
+}
