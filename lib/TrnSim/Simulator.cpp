@@ -294,6 +294,16 @@ FailureOr<View> Interpreter::getView(Operation *user, Value v) {
 }
 
 std::string Interpreter::nameOf(Value v) {
+  // Source names, when the driver recorded them (axe-trn-sim does).
+  if (Operation *def = v.getDefiningOp())
+    if (auto name = def->getAttrOfType<StringAttr>("trn_sim.name"))
+      return name.str();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (arg.getOwner() == &kernel.getBody().front())
+      if (auto names = kernel->getAttrOfType<ArrayAttr>("trn_sim.arg_names");
+          names && arg.getArgNumber() < names.size())
+        if (auto name = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
+          return name.str();
   std::string s;
   llvm::raw_string_ostream os(s);
   v.printAsOperand(os, asmState);

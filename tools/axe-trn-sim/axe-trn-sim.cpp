@@ -10,8 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "axe/Dialect/Trn/IR/TrnDialect.h"
+#include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/TrnSim/Simulator.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -77,6 +80,39 @@ static cl::opt<double> absTol("atol",
 static cl::list<unsigned>
     printArgs("print-arg", cl::desc("print argument N's values after the run"),
               cl::cat(cat));
+
+/// The source text of a definition: the SSA name the kernel's author gave.
+static StringRef sourceName(llvm::SMRange range) {
+  if (!range.isValid())
+    return "";
+  return StringRef(range.Start.getPointer(),
+                   range.End.getPointer() - range.Start.getPointer());
+}
+
+/// Records the source names of allocations and kernel arguments, which the
+/// parser does not keep, as `trn_sim.name` / `trn_sim.arg_names`: the
+/// simulator's diagnostics name allocations as written.
+static void keepSourceNames(ModuleOp module, const AsmParserState &state) {
+  Builder b(module.getContext());
+  module.walk([&](Operation *op) {
+    const AsmParserState::OperationDefinition *def = state.getOpDef(op);
+    if (isa<axe::trn::AllocOp>(op) && def && !def->resultGroups.empty())
+      op->setAttr("trn_sim.name",
+                  b.getStringAttr(
+                      sourceName(def->resultGroups.front().definition.loc)));
+    auto f = dyn_cast<func::FuncOp>(op);
+    if (!f || f.isExternal())
+      return;
+    const AsmParserState::BlockDefinition *block =
+        state.getBlockDef(&f.getBody().front());
+    if (!block || block->arguments.size() != f.getNumArguments())
+      return;
+    SmallVector<Attribute> names;
+    for (const AsmParserState::SMDefinition &arg : block->arguments)
+      names.push_back(b.getStringAttr(sourceName(arg.loc)));
+    f->setAttr("trn_sim.arg_names", b.getArrayAttr(names));
+  });
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "axe-trn-sim: " << message << "\n";
@@ -214,9 +250,17 @@ int main(int argc, char **argv) {
   if (!file)
     return fail(err);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  Block parsed;
+  AsmParserState parserState;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sourceMgr, &parsed, config, &parserState)))
+    return 1;
+  OwningOpRef<ModuleOp> module =
+      detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+          &parsed, &context, UnknownLoc::get(&context));
   if (!module)
     return 1;
+  keepSourceNames(*module, parserState);
   FailureOr<func::FuncOp> kernel = findKernel(*module);
   if (failed(kernel))
     return 1;
