@@ -26,6 +26,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -279,7 +280,7 @@ int main(int argc, char **argv) {
       return fail("--print-arg " + llvm::Twine(i) + ": no such argument");
     llvm::outs() << "arg " << i << ":";
     for (double v : result->finalArgs[i])
-      llvm::outs() << " " << llvm::formatv("{0}", v);
+      llvm::outs() << " " << llvm::format("%.9g", v);
     llvm::outs() << "\n";
   }
   if (checkMatmul)
