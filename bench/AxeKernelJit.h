@@ -95,12 +95,10 @@ public:
 
   /// Calls the kernel on row-major n x n matrices.
   void run(int64_t n, llvm::ArrayRef<void *> data) {
-    SmallVector<int64_t> sizes, strides;
-    for (size_t i = 0; i < data.size(); ++i) {
+    SmallVector<int64_t> sizes;
+    for (size_t i = 0; i < data.size(); ++i)
       sizes.append({n, n});
-      strides.append({n, 1});
-    }
-    args.call(*engine, data, sizes, strides);
+    run2d(data, sizes);
   }
 
   /// Makes a host function visible to the kernel (before its first call).
@@ -111,6 +109,15 @@ public:
                              llvm::JITSymbolFlags::Exported};
       return map;
     });
+  }
+
+  /// Calls the kernel on row-major 2-d buffers; `sizes` holds two extents
+  /// per buffer.
+  void run2d(llvm::ArrayRef<void *> data, llvm::ArrayRef<int64_t> sizes) {
+    SmallVector<int64_t> strides;
+    for (size_t i = 0; i < data.size(); ++i)
+      strides.append({sizes[2 * i + 1], 1});
+    args.call(*engine, data, sizes, strides);
   }
 
   /// Calls the kernel on 1-d buffers of the given sizes.

@@ -193,6 +193,132 @@ void BM_AllGather(benchmark::State &state) {
   state.SetLabel(generated ? "axe" : "MPI_Allgather");
 }
 
+/// The GEMM + reduce-scatter of the Axe paper (section 4.2): each process
+/// holds K columns of an M x (K P) left operand and those rows of the right
+/// one, so its product is a partial sum. `fused`: tiles of `tile` rows, the
+/// reduce-scatter of each (axe.reduce_async) in flight while the next tile
+/// is multiplied; process d keeps rows [tile/P d, tile/P (d+1)) of each tile.
+/// Otherwise: the whole GEMM, then nothing (the caller reduce-scatters).
+std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
+                       int64_t p, bool fused) {
+  int64_t rows = fused ? tile : m;
+  std::string a = "!axe.buffer<" + str(rows) + "x" + str(k) +
+                  "xf32, #axe.layout<S[(" + str(rows) + ", " + str(k) +
+                  ") : (" + str(k) + ", 1)]>, global>";
+  std::string b = "!axe.buffer<" + str(k) + "x" + str(n) +
+                  "xf32, #axe.layout<S[(" + str(k) + ", " + str(n) + ") : (" +
+                  str(n) + ", 1)]>, global>";
+  std::string c = "!axe.buffer<" + str(rows) + "x" + str(n) +
+                  "xf32, #axe.layout<S[(" + str(rows) + ", " + str(n) +
+                  ") : (" + str(n) + ", 1)]>, global>";
+  std::string memA = "memref<" + str(m) + "x" + str(k) + "xf32>";
+  std::string memB = "memref<" + str(k) + "x" + str(n) + "xf32>";
+  std::string memC = "memref<" + str(m) + "x" + str(n) + "xf32>";
+  std::string memY = "memref<" + str(m / p) + "x" + str(n) + "xf32>";
+  std::string head = "func.func @kernel(%A: " + memA + ", %B: " + memB +
+                     ", %C: " + memC + ", %Y: " + memY +
+                     ") attributes {llvm.emit_c_interface} {\n"
+                     "  axe.kernel {\n"
+                     "    %zero = arith.constant 0.0 : f32\n"
+                     "    %b = axe.view %B[0, 0] : " +
+                     memB + " -> " + b + "\n";
+  std::string tail = "  }\n  return\n}\n";
+  auto multiply = [&](const std::string &row) {
+    return "    %a" + row + " = axe.view %A[" + row + ", 0] : " + memA +
+           " -> " + a + "\n    %c" + row + " = axe.view %C[" + row +
+           ", 0] : " + memC + " -> " + c + "\n    axe.fill %c" + row +
+           ", %zero at cta : " + c + "\n    axe.gemm %a" + row + ", %b into %c" +
+           row + " at cta : " + a + ", " + b + " into " + c + "\n";
+  };
+  if (!fused)
+    return head + "    %r0 = arith.constant 0 : index\n" + multiply("%r0") +
+           tail;
+  std::string mesh = "mesh<d = " + str(p) + ">";
+  std::string part = "!axe.buffer<" + str(p) + "x" + str(tile) + "x" + str(n) +
+                     "xf32, #axe.layout<S[(" + str(p) + ", " + str(tile) +
+                     ", " + str(n) + ") : (1@d, " + str(n) + ", 1)]>, global>";
+  std::string mine = "!axe.buffer<" + str(tile) + "x" + str(n) +
+                     "xf32, #axe.layout<S[(" + str(p) + ", " + str(tile / p) +
+                     ", " + str(n) + ") : (1@d, " + str(n) + ", 1)]>, global>";
+  auto start = [&](const std::string &row, const std::string &yrow,
+                   const std::string &token) {
+    return "    %p" + row + " = axe.view %C[" + row + ", 0] : " + memC +
+           " -> " + part + "\n    %y" + row + " = axe.view %Y[" + yrow +
+           ", 0] : " + memY + " -> " + mine + "\n    " + token +
+           " = axe.reduce_async sum %p" + row + " into %y" + row +
+           " dims [0] at " + mesh + " : " + part + " into " + mine + "\n";
+  };
+  return head + "    %r0 = arith.constant 0 : index\n" +
+         "    %c1 = arith.constant 1 : index\n" +
+         "    %tiles = arith.constant " + str(m / tile) + " : index\n" +
+         "    %tm = arith.constant " + str(tile) + " : index\n" +
+         "    %ty = arith.constant " + str(tile / p) + " : index\n" +
+         multiply("%r0") + start("%r0", "%r0", "%t0") +
+         "    %last = scf.for %t = %c1 to %tiles step %c1 iter_args(%prev = "
+         "%t0) -> (!axe.token) {\n" +
+         "    %row = arith.muli %t, %tm : index\n" +
+         "    %yrow = arith.muli %t, %ty : index\n" + multiply("%row") +
+         "    axe.wait %prev at " + mesh + "\n" +
+         start("%row", "%yrow", "%next") +
+         "    scf.yield %next : !axe.token\n    }\n" + "    axe.wait %last at " +
+         mesh + "\n" + tail;
+}
+
+/// Fused GEMM + reduce-scatter against the same generated GEMM followed by
+/// MPI_Reduce_scatter_block. The two keep different rows on each process
+/// (tile by tile against one block), so the check maps one onto the other.
+void BM_GemmReduceScatter(benchmark::State &state) {
+  int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  int64_t tile = state.range(3), p = worldSize();
+  bool fused = state.range(4) != 0;
+  std::vector<float> a = addend(m * k), b = addend(k * n), c(m * n),
+                     y(m / p * n), reference(m / p * n);
+  AxeKernel gemm(gemmKernel(m, k, n, tile, p, /*fused=*/false),
+                 AxeToCPUOptions{});
+  auto sizes = {m, k, k, n, m, n, m / p, n};
+  gemm.run2d({a.data(), b.data(), c.data(), reference.data()}, sizes);
+  std::vector<float> whole(m * n);
+  MPI_Allreduce(c.data(), whole.data(), int(m * n), MPI_FLOAT, MPI_SUM,
+                MPI_COMM_WORLD);
+  std::unique_ptr<AxeKernel> kernel;
+  if (fused) {
+    kernel = std::make_unique<AxeKernel>(gemmKernel(m, k, n, tile, p, true),
+                                         AxeToCPUOptions{});
+    kernel->define("axe_mpi_start", reinterpret_cast<void *>(&axe_mpi_start));
+    kernel->define("axe_mpi_wait_all",
+                   reinterpret_cast<void *>(&axe_mpi_wait_all));
+    kernel->run2d({a.data(), b.data(), c.data(), y.data()}, sizes);
+    // Local row r: tile r / (tile / P), row d tile / P + r % (tile / P).
+    int64_t share = tile / p, d = worldRank();
+    for (int64_t r = 0; r < m / p; ++r)
+      std::memcpy(&reference[r * n],
+                  &whole[((r / share) * tile + d * share + r % share) * n],
+                  n * sizeof(float));
+    requireEqual(y, reference, "the fused GEMM + reduce-scatter");
+  } else {
+    std::memcpy(reference.data(), &whole[worldRank() * (m / p) * n],
+                m / p * n * sizeof(float));
+  }
+  auto call = [&] {
+    if (fused) {
+      kernel->run2d({a.data(), b.data(), c.data(), y.data()}, sizes);
+      return;
+    }
+    gemm.run2d({a.data(), b.data(), c.data(), y.data()}, sizes);
+    MPI_Reduce_scatter_block(c.data(), y.data(), int(m / p * n), MPI_FLOAT,
+                             MPI_SUM, MPI_COMM_WORLD);
+  };
+  call();
+  if (!fused)
+    requireEqual(y, reference, "GEMM + MPI_Reduce_scatter_block");
+  for (auto _ : state)
+    timeIteration(state, call);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      double(2 * m * k * n) * state.iterations(), benchmark::Counter::kIsRate);
+  state.SetLabel(fused ? "axe fused (reduce_async per tile)"
+                       : "axe GEMM + MPI_Reduce_scatter_block");
+}
+
 /// 64 Ki to 16 Mi floats, MPI and generated side by side, and 1 Ki floats,
 /// where the time is the fixed cost of a call.
 void sizes(benchmark::internal::Benchmark *b) {
@@ -223,6 +349,14 @@ public:
 // Fixed iterations per size: every process must run the same number.
 BENCHMARK(BM_ReduceScatter)->Apply(configure)->Iterations(30);
 BENCHMARK(BM_AllGather)->Apply(configure)->Iterations(30);
+// M, K per process, N, rows per tile, fused.
+BENCHMARK(BM_GemmReduceScatter)
+    ->ArgsProduct({{1024}, {256}, {512}, {128}, {0, 1}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Iterations(10);
 
 int main(int argc, char **argv) {
   int initialized = 0;

@@ -80,6 +80,13 @@ extern "C" {
 /// Runs one step; aborts every rank (MPI_Abort) with a message on stderr
 /// when the run does not match the mesh or MPI fails.
 void axe_mpi_step(int64_t send, int64_t recv, const int64_t *descriptor);
+/// Starts one step (axe.reduce_async): reductions, reduce-scatters and
+/// all-gathers are left in flight as MPI's nonblocking collectives; other
+/// kinds complete before it returns. `send` must not be written, nor
+/// `recv` read, before axe_mpi_wait_all.
+void axe_mpi_start(int64_t send, int64_t recv, const int64_t *descriptor);
+/// Completes every step started and not yet completed.
+void axe_mpi_wait_all();
 }
 
 #endif // AXE_RUNTIME_MPIRUNTIME_H

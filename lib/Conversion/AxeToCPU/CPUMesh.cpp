@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 
@@ -35,6 +36,8 @@ namespace axe {
 namespace {
 
 constexpr StringLiteral kStepFunction = "axe_mpi_step";
+constexpr StringLiteral kStartFunction = "axe_mpi_start";
+constexpr StringLiteral kWaitFunction = "axe_mpi_wait_all";
 
 std::string itos(int64_t v) { return std::to_string(v); }
 
@@ -364,6 +367,20 @@ std::vector<int64_t> localCopy(const MeshPlan &mp) {
 // Match
 //===----------------------------------------------------------------------===//
 
+MPIReduction reductionOf(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Sum:
+    return MPIReduction::Sum;
+  case ReduceKind::Max:
+    return MPIReduction::Max;
+  case ReduceKind::Min:
+    return MPIReduction::Min;
+  case ReduceKind::Prod:
+    return MPIReduction::Prod;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
 Result<MeshPlan> planMeshOp(Operation *op) {
   auto iface = cast<OperatorOpInterface>(op);
   ScopeAttr scope = iface.getScope();
@@ -378,6 +395,8 @@ Result<MeshPlan> planMeshOp(Operation *op) {
   MeshPlan mp;
   Value src, dst;
   std::vector<std::string> partial;
+  std::optional<ReduceKind> kind;
+  ArrayRef<int64_t> reducedDims;
   if (auto copy = dyn_cast<CopyOp>(op)) {
     src = copy.getSource();
     dst = copy.getTarget();
@@ -387,23 +406,19 @@ Result<MeshPlan> planMeshOp(Operation *op) {
     if (reduce.getAccumulate())
       return fail("a mesh reduce that accumulates into its target is not "
                   "implemented; reduce into a fresh buffer and add");
-    switch (reduce.getKind()) {
-    case ReduceKind::Sum:
-      mp.reduction = MPIReduction::Sum;
-      break;
-    case ReduceKind::Max:
-      mp.reduction = MPIReduction::Max;
-      break;
-    case ReduceKind::Min:
-      mp.reduction = MPIReduction::Min;
-      break;
-    case ReduceKind::Prod:
-      mp.reduction = MPIReduction::Prod;
-      break;
-    }
+    kind = reduce.getKind();
+    reducedDims = reduce.getDims();
+  } else if (auto reduce = dyn_cast<ReduceAsyncOp>(op)) {
+    src = reduce.getSource();
+    dst = reduce.getTarget();
+    kind = reduce.getKind();
+    reducedDims = reduce.getDims();
   } else {
-    return fail("only axe.copy and axe.reduce run at mesh scope");
+    return fail("only axe.copy, axe.reduce and axe.reduce_async run at mesh "
+                "scope");
   }
+  if (kind)
+    mp.reduction = reductionOf(*kind);
   auto srcView = localView(src);
   if (!srcView)
     return srcView.takeFailure();
@@ -426,9 +441,9 @@ Result<MeshPlan> planMeshOp(Operation *op) {
 
   TileLayout srcLayout = srcType.getLayout().tile();
   SmallVector<int64_t, 4> srcShape(srcType.getShape());
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+  if (kind) {
     auto partialLayout =
-        partialLayoutOf(*mesh, srcLayout, srcShape, reduce.getDims());
+        partialLayoutOf(*mesh, srcLayout, srcShape, reducedDims);
     if (!partialLayout)
       return partialLayout.takeFailure();
     srcLayout = partialLayout->first;
@@ -512,16 +527,18 @@ Value emitDescriptor(OpBuilder &b, Location loc, Operation *op,
   return addressOfMemRef(b, loc, ref);
 }
 
-func::FuncOp stepFunction(Operation *op) {
+/// The runtime function `name` taking `inputs` i64s, declared once per
+/// symbol table.
+func::FuncOp runtimeFunction(Operation *op, StringRef name, unsigned inputs) {
   Operation *tableOp = SymbolTable::getNearestSymbolTable(op);
   if (auto f = dyn_cast_or_null<func::FuncOp>(
-          SymbolTable::lookupSymbolIn(tableOp, kStepFunction)))
+          SymbolTable::lookupSymbolIn(tableOp, name)))
     return f;
   OpBuilder top(tableOp->getRegion(0));
   Builder b(op->getContext());
-  auto type = b.getFunctionType(
-      {b.getI64Type(), b.getI64Type(), b.getI64Type()}, {});
-  auto f = func::FuncOp::create(top, op->getLoc(), kStepFunction, type);
+  SmallVector<Type> types(inputs, b.getI64Type());
+  auto f = func::FuncOp::create(top, op->getLoc(), name,
+                                b.getFunctionType(types, {}));
   f.setPrivate();
   return f;
 }
@@ -551,13 +568,49 @@ void guardFirstCTA(RewriterBase &rw, Operation *op) {
   rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
+/// An axe.reduce_async's token: the waits at mesh scope in its function
+/// complete every collective the process has started (a stronger order
+/// than the token's, and exact when one is in flight, as in a pipelined
+/// loop), and the token becomes the CPU's placeholder.
+void lowerMeshToken(ReduceAsyncOp op, RewriterBase &rw) {
+  Operation *fn = op->getParentOfType<FunctionOpInterface>();
+  func::FuncOp wait = runtimeFunction(op, kWaitFunction, 0);
+  SmallVector<WaitOp> waits;
+  if (fn)
+    fn->walk([&](WaitOp w) {
+      if (w.getScope().isMesh())
+        waits.push_back(w);
+    });
+  for (WaitOp w : waits) {
+    Operation *before = w->getPrevNode();
+    auto call = dyn_cast_or_null<func::CallOp>(before);
+    if (call && call.getCallee() == kWaitFunction)
+      continue;
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPoint(w);
+    guardFirstCTA(rw, w);
+    func::CallOp::create(rw, w.getLoc(), wait, ValueRange{});
+  }
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  rw.replaceAllUsesWith(op.getToken(),
+                        createCPUTokenPlaceholder(rw, op.getLoc()));
+}
+
 LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,
                             RewriterBase &rw) {
   Location loc = op->getLoc();
+  auto async = dyn_cast<ReduceAsyncOp>(op);
+  if (async)
+    lowerMeshToken(async, rw);
   OpBuilder::InsertionGuard guard(rw);
   rw.setInsertionPoint(op);
   guardFirstCTA(rw, op);
-  func::FuncOp step = stepFunction(op);
+  // One step may stay in flight; the steps of a longer plan depend on each
+  // other through scratch shards, so they run one after another.
+  bool start = async && mp.descriptors.size() == 1;
+  func::FuncOp step =
+      runtimeFunction(op, start ? kStartFunction : kStepFunction, 3);
   Value first = addressOf(rw, loc, mp.source, mp.elementType);
   Value last = addressOf(rw, loc, mp.target, mp.elementType);
   Value send = first;
@@ -607,6 +660,7 @@ void addMeshSchedule(ScheduleRegistry &r, StringRef opName) {
 void addCPUMeshSchedules(ScheduleRegistry &registry) {
   addMeshSchedule(registry, "axe.copy");
   addMeshSchedule(registry, "axe.reduce");
+  addMeshSchedule(registry, "axe.reduce_async");
 }
 
 } // namespace axe

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -467,7 +468,93 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
            std::to_string(int64_t(s.kind)) + ")");
 }
 
+/// A step in flight: its request, the scratch it reads or writes, and
+/// what to do with the received data once it has arrived.
+struct Pending {
+  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<char> scratch;
+  const Step *step = nullptr;
+  char *recv = nullptr;
+};
+
+std::vector<std::unique_ptr<Pending>> &pending() {
+  // Never destroyed: MPI is finalized by a global's destructor, which may
+  // run after function-local statics are gone.
+  static auto *list = new std::vector<std::unique_ptr<Pending>>;
+  return *list;
+}
+
+void startStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
+  MPI_Datatype type = datatypeOf(s.element);
+  MPI_Op op = opOf(s.reduction);
+  auto p = std::make_unique<Pending>();
+  p->step = &s;
+  p->recv = recv;
+  int64_t unit = s.bytes;
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  switch (s.kind) {
+  case MPIStepKind::AllReduce:
+    check(MPI_Iallreduce(send, recv, toCount(s.before), type, op, comm,
+                         &p->request),
+          "MPI_Iallreduce");
+    break;
+  case MPIStepKind::ReduceScatter: {
+    const char *in = send;
+    if (!s.sendPack.identity()) {
+      p->scratch.resize(size_t(s.before * unit));
+      pack(s.sendPack, unit, send, p->scratch.data());
+      in = p->scratch.data();
+    }
+    check(MPI_Ireduce_scatter_block(in, recv, toCount(s.after), type, op,
+                                    comm, &p->request),
+          "MPI_Ireduce_scatter_block");
+    break;
+  }
+  case MPIStepKind::AllGather: {
+    bool raw = s.element == MPIElementKind::Bytes;
+    MPI_Datatype moved = raw ? MPI_BYTE : type;
+    int count = toCount(raw ? s.before * unit : s.before);
+    char *out = recv;
+    if (!s.recvPack.identity()) {
+      p->scratch.resize(size_t(s.after * unit));
+      out = p->scratch.data();
+    }
+    check(MPI_Iallgather(send, count, moved, out, count, moved, comm,
+                         &p->request),
+          "MPI_Iallgather");
+    break;
+  }
+  default:
+    // The other kinds complete here.
+    runStep(s, comm, send, recv);
+    return;
+  }
+  pending().push_back(std::move(p));
+}
+
 } // namespace
+
+extern "C" void axe_mpi_start(int64_t send, int64_t recv,
+                              const int64_t *descriptor) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    abortRun("MPI is not initialized: run the program with axe-mpirun");
+  const ReadStep &r = lookupStep(descriptor);
+  startStep(r.step, r.comm, reinterpret_cast<char *>(send),
+            reinterpret_cast<char *>(recv));
+}
+
+extern "C" void axe_mpi_wait_all() {
+  for (auto &p : pending()) {
+    check(MPI_Wait(&p->request, MPI_STATUS_IGNORE), "MPI_Wait");
+    const Step &s = *p->step;
+    if (s.kind == MPIStepKind::AllGather && !p->scratch.empty())
+      unpack(s.recvPack, s.bytes, p->scratch.data(), p->recv);
+  }
+  pending().clear();
+}
 
 extern "C" void axe_mpi_step(int64_t send, int64_t recv,
                              const int64_t *descriptor) {
@@ -498,8 +585,11 @@ void finalizeMPI() {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized)
-    MPI_Finalize();
+  if (!initialized || finalized)
+    return;
+  // A program that ends with a collective in flight still completes it.
+  axe_mpi_wait_all();
+  MPI_Finalize();
 }
 
 /// MPI lives as long as the library is loaded: from before the program's
@@ -517,6 +607,8 @@ struct Lifetime {
 extern "C" void __mlir_execution_engine_init(llvm::StringMap<void *> &symbols) {
   initializeMPI();
   symbols["axe_mpi_step"] = reinterpret_cast<void *>(&axe_mpi_step);
+  symbols["axe_mpi_start"] = reinterpret_cast<void *>(&axe_mpi_start);
+  symbols["axe_mpi_wait_all"] = reinterpret_cast<void *>(&axe_mpi_wait_all);
 }
 
 extern "C" void __mlir_execution_engine_destroy() { finalizeMPI(); }

@@ -378,3 +378,24 @@ func.func @gemm_slice_cycle(%b: !t) {
   axe.gemm %b, %b into %a at cta : !t, !t into !t
   return
 }
+
+// -----
+
+// Within a device axe.reduce already completes before the next operator.
+!src = !axe.buffer<4x8xf32, #axe.layout<S[(4, 8) : (8, 1)]>, shared>
+!dst = !axe.buffer<4xf32, #axe.layout<S[4 : 1]>, shared>
+func.func @reduce_async_in_a_cta(%s: !src, %d: !dst) {
+  // expected-error @+1 {{runs at mesh scope only; within a device axe.reduce completes before the next operator}}
+  %t = axe.reduce_async sum %s into %d dims [1] at cta : !src into !dst
+  return
+}
+
+// -----
+
+!parts = !axe.buffer<2x8xf32, #axe.layout<S[(2, 8) : (1@d, 1)]>, global>
+!sum = !axe.buffer<8xf32, #axe.layout<S[8 : 1] + R[2 : 1@d]>, global>
+func.func @reduce_async_types(%s: !parts, %d: !axe.buffer<8xf16, #axe.layout<S[8 : 1] + R[2 : 1@d]>, global>) {
+  // expected-error @+1 {{reduces 'f32' elements into 'f16' ones; the element types must agree}}
+  %t = axe.reduce_async sum %s into %d dims [0] at mesh<d = 2> : !parts into !axe.buffer<8xf16, #axe.layout<S[8 : 1] + R[2 : 1@d]>, global>
+  return
+}

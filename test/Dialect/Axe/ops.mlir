@@ -237,3 +237,17 @@ func.func @gemm_disjoint_slices(%s: !axe.buffer<12x4xf32, #axe.layout<S[(12, 4) 
         into !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 32>, reg>
   return
 }
+
+// -----
+
+// A reduction across a mesh that the devices do not wait for.
+// CHECK-LABEL: func.func @reduce_async
+// CHECK: %[[T:.*]] = axe.reduce_async sum %{{.*}} into %{{.*}} dims [0] at mesh<d = 2>
+// CHECK: axe.wait %[[T]] at mesh<d = 2>
+!parts = !axe.buffer<2x8xf32, #axe.layout<S[(2, 8) : (1@d, 1)]>, global>
+!sum = !axe.buffer<8xf32, #axe.layout<S[8 : 1] + R[2 : 1@d]>, global>
+func.func @reduce_async(%s: !parts, %d: !sum) {
+  %t = axe.reduce_async sum %s into %d dims [0] at mesh<d = 2> : !parts into !sum
+  axe.wait %t at mesh<d = 2>
+  return
+}

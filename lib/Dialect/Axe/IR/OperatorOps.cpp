@@ -245,20 +245,33 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
-LogicalResult ReduceOp::verify() {
-  BufferType source = getSource().getType();
-  BufferType target = getTarget().getType();
-  if (Result<bool> ok = checkReduceDims(source.getRank(), getDims()); !ok)
-    return emitOpError() << ok.message();
+/// What axe.reduce and axe.reduce_async check of their buffers and dims.
+static LogicalResult verifyReduce(Operation *op, BufferType source,
+                                  BufferType target, ArrayRef<int64_t> dims) {
+  if (Result<bool> ok = checkReduceDims(source.getRank(), dims); !ok)
+    return op->emitOpError() << ok.message();
   if (source.getElementType() != target.getElementType())
-    return emitOpError() << "reduces " << source.getElementType()
-                         << " elements into " << target.getElementType()
-                         << " ones; the element types must agree";
+    return op->emitOpError()
+           << "reduces " << source.getElementType() << " elements into "
+           << target.getElementType() << " ones; the element types must agree";
   if (Result<ReduceMapping> mapping =
-          reduceMapping(source.getShape(), getDims(), target.getShape());
+          reduceMapping(source.getShape(), dims, target.getShape());
       !mapping)
-    return emitOpError() << mapping.message();
+    return op->emitOpError() << mapping.message();
   return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  return verifyReduce(*this, getSource().getType(), getTarget().getType(),
+                      getDims());
+}
+
+LogicalResult ReduceAsyncOp::verify() {
+  if (!getScope().isMesh())
+    return emitOpError() << "runs at mesh scope only; within a device "
+                            "axe.reduce completes before the next operator";
+  return verifyReduce(*this, getSource().getType(), getTarget().getType(),
+                      getDims());
 }
 
 LogicalResult ElementwiseOp::verifyRegions() {

@@ -427,6 +427,41 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
   let hasVerifier = 1;
 }
 
+def Axe_ReduceAsyncOp : Axe_OperatorOp<"reduce_async"> {
+  let summary = "Start a reduction across a device mesh; its token says when it has completed";
+  let description = [{
+    Like `axe.reduce` at mesh scope, but the devices do not wait for it:
+    `source` may be written and `target` read only after an `axe.wait` on
+    the token. Communication then overlaps what runs in between, as in the
+    fused GEMM + reduce-scatter of the Axe paper (section 4.2): the product
+    of the next tile is computed while this tile's partial sums travel.
+
+    ```mlir
+    %t = axe.reduce_async sum %partial into %rows dims [0] at mesh<d = 2>
+        : !axe.buffer<2x64x128xf32, ...> into !axe.buffer<64x128xf32, ...>
+    ...
+    axe.wait %t at mesh<d = 2>
+    ```
+
+    Only mesh scopes: inside a device, `axe.reduce` already completes
+    before the next operator starts.
+  }];
+  let arguments = (ins
+    Axe_ReduceKindAttr:$kind,
+    Arg<Axe_Buffer, "source", [MemRead]>:$source,
+    Arg<Axe_Buffer, "target", [MemWrite]>:$target,
+    DenseI64ArrayAttr:$dims,
+    Axe_ScopeAttr:$scope,
+    OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
+  let results = (outs Axe_Token:$token);
+  let assemblyFormat = [{
+    custom<ReduceKind>($kind) $source `into` $target `dims` $dims
+    `at` custom<Scope>($scope)
+    attr-dict `:` qualified(type($source)) `into` qualified(type($target))
+  }];
+  let hasVerifier = 1;
+}
+
 def Axe_FillOp : Axe_OperatorOp<"fill", [
     TypesMatchWith<"value has the buffer's element type", "target", "value",
                    "::llvm::cast<::axe::BufferType>($_self).getElementType()">]> {
