@@ -80,8 +80,10 @@ public:
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
     module = parseSourceString<ModuleOp>(text, &ctx);
-    if (!module)
-      llvm::report_fatal_error("bench kernel does not parse");
+    if (!module) {
+      llvm::errs() << text;
+      llvm::report_fatal_error("the bench kernel above does not parse");
+    }
     PassManager pm(&ctx);
     buildAxeToCPUPipeline(pm, options);
     if (failed(pm.run(*module)))

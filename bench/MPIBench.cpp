@@ -223,15 +223,16 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
                      "    %b = axe.view %B[0, 0] : " +
                      memB + " -> " + b + "\n";
   std::string tail = "  }\n  return\n}\n";
-  auto multiply = [&](const std::string &row) {
-    return "    %a" + row + " = axe.view %A[" + row + ", 0] : " + memA +
-           " -> " + a + "\n    %c" + row + " = axe.view %C[" + row +
-           ", 0] : " + memC + " -> " + c + "\n    axe.fill %c" + row +
-           ", %zero at cta : " + c + "\n    axe.gemm %a" + row + ", %b into %c" +
-           row + " at cta : " + a + ", " + b + " into " + c + "\n";
+  // `tag` names the tile's values; `row` is its first row.
+  auto multiply = [&](const std::string &tag, const std::string &row) {
+    return "    %a" + tag + " = axe.view %A[" + row + ", 0] : " + memA +
+           " -> " + a + "\n    %c" + tag + " = axe.view %C[" + row +
+           ", 0] : " + memC + " -> " + c + "\n    axe.fill %c" + tag +
+           ", %zero at cta : " + c + "\n    axe.gemm %a" + tag + ", %b into %c" +
+           tag + " at cta : " + a + ", " + b + " into " + c + "\n";
   };
   if (!fused)
-    return head + "    %r0 = arith.constant 0 : index\n" + multiply("%r0") +
+    return head + "    %r0 = arith.constant 0 : index\n" + multiply("0", "%r0") +
            tail;
   std::string mesh = "mesh<d = " + str(p) + ">";
   std::string part = "!axe.buffer<" + str(p) + "x" + str(tile) + "x" + str(n) +
@@ -240,12 +241,12 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
   std::string mine = "!axe.buffer<" + str(tile) + "x" + str(n) +
                      "xf32, #axe.layout<S[(" + str(p) + ", " + str(tile / p) +
                      ", " + str(n) + ") : (1@d, " + str(n) + ", 1)]>, global>";
-  auto start = [&](const std::string &row, const std::string &yrow,
-                   const std::string &token) {
-    return "    %p" + row + " = axe.view %C[" + row + ", 0] : " + memC +
-           " -> " + part + "\n    %y" + row + " = axe.view %Y[" + yrow +
+  auto start = [&](const std::string &tag, const std::string &row,
+                   const std::string &yrow, const std::string &token) {
+    return "    %p" + tag + " = axe.view %C[" + row + ", 0] : " + memC +
+           " -> " + part + "\n    %y" + tag + " = axe.view %Y[" + yrow +
            ", 0] : " + memY + " -> " + mine + "\n    " + token +
-           " = axe.reduce_async sum %p" + row + " into %y" + row +
+           " = axe.reduce_async sum %p" + tag + " into %y" + tag +
            " dims [0] at " + mesh + " : " + part + " into " + mine + "\n";
   };
   return head + "    %r0 = arith.constant 0 : index\n" +
@@ -253,13 +254,13 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
          "    %tiles = arith.constant " + str(m / tile) + " : index\n" +
          "    %tm = arith.constant " + str(tile) + " : index\n" +
          "    %ty = arith.constant " + str(tile / p) + " : index\n" +
-         multiply("%r0") + start("%r0", "%r0", "%t0") +
+         multiply("0", "%r0") + start("0", "%r0", "%r0", "%t0") +
          "    %last = scf.for %t = %c1 to %tiles step %c1 iter_args(%prev = "
          "%t0) -> (!axe.token) {\n" +
          "    %row = arith.muli %t, %tm : index\n" +
-         "    %yrow = arith.muli %t, %ty : index\n" + multiply("%row") +
+         "    %yrow = arith.muli %t, %ty : index\n" + multiply("t", "%row") +
          "    axe.wait %prev at " + mesh + "\n" +
-         start("%row", "%yrow", "%next") +
+         start("t", "%row", "%yrow", "%next") +
          "    scf.yield %next : !axe.token\n    }\n" + "    axe.wait %last at " +
          mesh + "\n" + tail;
 }
