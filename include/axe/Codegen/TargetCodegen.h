@@ -54,6 +54,13 @@ public:
   /// `outline`): true where kernels run as host code, as on the CPU.
   virtual bool canOutlineOperators() const { return false; }
 
+  /// Whether operators at a mesh scope lower here: true where the backend
+  /// has a runtime that runs one program per device (the CPU: processes
+  /// over MPI). Dispatch refuses mesh scopes elsewhere before any schedule
+  /// is tried, so the error says what is missing rather than why each
+  /// device-level schedule declined.
+  virtual bool runsDeviceMeshes() const { return false; }
+
   /// What axe buffer types become on this target (the CPU: flat memrefs).
   virtual void
   populateTypeConversions(mlir::TypeConverter &converter) const = 0;

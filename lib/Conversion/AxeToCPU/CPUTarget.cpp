@@ -55,6 +55,9 @@ public:
   // A CTA runs as host code, so an operator's loops can be a host function.
   bool canOutlineOperators() const override { return true; }
 
+  // Each device of a mesh is a process (cpu.mesh, lib/Runtime/MPI).
+  bool runsDeviceMeshes() const override { return true; }
+
   void populateTypeConversions(TypeConverter &converter) const override {
     converter.addConversion([](BufferType type) -> Type {
       return getCPUMemRefType(type.getElementType());

@@ -112,8 +112,24 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
       signalPassFailure();
   }
 
+  static LogicalResult checkMeshScope(Operation *op,
+                                      const ScheduleContext &ctx) {
+    auto operatorOp = dyn_cast<OperatorOpInterface>(op);
+    if (!operatorOp || !operatorOp.getScope().isMesh() ||
+        (ctx.codegen && ctx.codegen->runsDeviceMeshes()))
+      return success();
+    return op->emitError()
+           << op->getName() << " runs at " << operatorOp.getScope()
+           << ", but target " << ctx.targetName()
+           << " has no backend that runs device meshes; mesh scopes lower "
+              "for the cpu target (one process per device, run with "
+              "axe-mpirun)";
+  }
+
   LogicalResult dispatch(Operation *op, const ScheduleContext &ctx,
                          OperatorOutliner &outliner, RewriterBase &rewriter) {
+    if (failed(checkMeshScope(op, ctx)))
+      return failure();
     auto selected = schedules->select(op, ctx);
     if (failed(selected))
       return failure();
