@@ -32,6 +32,7 @@
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -167,6 +168,36 @@ void registerCPUCodegenDialects(DialectRegistry &registry) {
   registerCPULoweringInterfaces(registry);
 }
 
+#if defined(__x86_64__)
+/// compiler-rt's __truncsfbf2: f32 to bf16, rounding to nearest even, NaNs
+/// kept quiet. x86-64 returns the bf16 in the low 16 bits of xmm0, as a
+/// float return does, so the bits are returned inside a float.
+static float truncateF32ToBF16(float value) {
+  uint32_t bits = llvm::bit_cast<uint32_t>(value);
+  uint32_t rounded = (bits & 0x7fffffffu) > 0x7f800000u
+                         ? (bits >> 16) | 0x40u
+                         : (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  return llvm::bit_cast<float>(rounded);
+}
+#endif
+
+/// Without AVX512-BF16, LLVM's x86 backend moves bf16 vectors through f32
+/// and rounds back with a call to __truncsfbf2, even for a shuffle. Debian
+/// 12's libgcc (GCC 12) does not have it, so the JIT gets ours.
+static void provideBF16Truncation(ExecutionEngine &engine) {
+#if defined(__x86_64__)
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncateF32ToBF16),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+#else
+  (void)engine;
+#endif
+}
+
 std::unique_ptr<ExecutionEngine>
 lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered,
             const CPUToLLVMOptions &cpuOptions) {
@@ -218,6 +249,7 @@ lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered,
   }
   if (dumpPath)
     (*engine)->dumpToObjectFile(dumpPath);
+  provideBF16Truncation(**engine);
   return std::move(*engine);
 }
 
