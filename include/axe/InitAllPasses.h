@@ -12,6 +12,7 @@
 
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
+#include "axe/Dialect/Trn/Transforms/Passes.h"
 
 namespace axe {
 
@@ -20,6 +21,8 @@ inline void registerAllAxePasses() {
   registerAxePasses();
   // convert-axe-to-cpu, the axe-to-cpu pipeline and the CPU schedules.
   registerAxeToCPU();
+  // trn-assign-addresses.
+  trn::registerTrnPasses();
 }
 
 } // namespace axe
