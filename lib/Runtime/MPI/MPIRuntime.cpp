@@ -533,15 +533,20 @@ void startStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
   pending().push_back(std::move(p));
 }
 
-} // namespace
-
-extern "C" void axe_mpi_start(int64_t send, int64_t recv,
-                              const int64_t *descriptor) {
+/// `descriptor`, once MPI is known to be running.
+const int64_t *requireMPI(const int64_t *descriptor) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized)
     abortRun("MPI is not initialized: run the program with axe-mpirun");
-  const ReadStep &r = lookupStep(descriptor);
+  return descriptor;
+}
+
+} // namespace
+
+extern "C" void axe_mpi_start(int64_t send, int64_t recv,
+                              const int64_t *descriptor) {
+  const ReadStep &r = lookupStep(requireMPI(descriptor));
   startStep(r.step, r.comm, reinterpret_cast<char *>(send),
             reinterpret_cast<char *>(recv));
 }
@@ -558,11 +563,7 @@ extern "C" void axe_mpi_wait_all() {
 
 extern "C" void axe_mpi_step(int64_t send, int64_t recv,
                              const int64_t *descriptor) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized)
-    abortRun("MPI is not initialized: run the program with axe-mpirun");
-  const ReadStep &r = lookupStep(descriptor);
+  const ReadStep &r = lookupStep(requireMPI(descriptor));
   runStep(r.step, r.comm, reinterpret_cast<char *>(send),
           reinterpret_cast<char *>(recv));
 }
