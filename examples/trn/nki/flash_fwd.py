@@ -27,9 +27,11 @@ one instance per batch and head):
   tile can have against a 512-column block are four branches);
 * at the end o = o_buffer * exp(m - l), stored as bf16.
 
-Tiles are allocated where NKI declares them (inside the loops), so the
-simulator gives each iteration its own tile, as the NKI compiler's
-allocator would.
+Tiles are allocated where NKI declares them (inside the loops). The
+simulator gives a tile allocated in a loop one buffer that every iteration
+reuses, unless `trn_sim.buffers = N` rotates N of them; `--buffers N` puts
+that on the tiles of the q-tile loop, as the NKI compiler's allocator may
+multi-buffer them (how many it uses is not public).
 
     examples/trn/nki/flash_fwd.py --seq 4096 --d 128 [--causal] > K.mlir
 """
@@ -109,9 +111,13 @@ def subview(e, src, offsets, sizes, stem="v", drop=()):
     return out
 
 
-def alloc(e, shape, elt, mem, stem="t"):
+BUFFERS = 1
+
+
+def alloc(e, shape, elt, mem, stem="t", rotate=False):
     t = Tile(e.fresh(stem), shape, elt, mem)
-    e.emit("%s = trn.alloc : %s" % (t.name, t.type()))
+    attrs = " {trn_sim.buffers = %d : i64}" % BUFFERS if rotate and BUFFERS > 1 else ""
+    e.emit("%s = trn.alloc%s : %s" % (t.name, attrs, t.type()))
     return t
 
 
@@ -190,10 +196,10 @@ def generate(seq, d, causal, name, kv_tile=2048):
     e.open("scf.for %%j = %s to %s step %s {" % (c(0), c(n_lt), c(1)))
     kv0 = index_expr(e, c, [(LT, "%j")], "kv0_")
     # K: [d, LT] in one DMA; V: LT / 128 DMAs of [128, d].
-    k_tile = alloc(e, [d, LT], "bf16", "sbuf", "k_tile")
+    k_tile = alloc(e, [d, LT], "bf16", "sbuf", "k_tile", rotate=True)
     k_src = subview(e, k, [0, kv0], [d, LT], "k_src")
     e.emit("trn.dma_copy %s to %s\n    : %s\n      to %s" % (k_src.name, k_tile.name, k_src.type(), k_tile.type()))
-    v_tile = alloc(e, [P, LT // P, d], "bf16", "sbuf", "v_tile")
+    v_tile = alloc(e, [P, LT // P, d], "bf16", "sbuf", "v_tile", rotate=True)
     e.open("scf.for %%vt = %s to %s step %s {" % (c(0), c(LT // P), c(1)))
     vrow = index_expr(e, c, [(1, kv0), (P, "%vt")], "vrow")
     v_src = subview(e, v, [vrow, 0], [P, d], "v_src")
@@ -209,18 +215,18 @@ def generate(seq, d, causal, name, kv_tile=2048):
         live = e.fresh("live")
         e.emit("%s = arith.cmpi sge, %s, %s : index" % (live, last_row, kv0))
         e.open("scf.if %s {" % live)
-    q_tile = alloc(e, [d, P], "bf16", "sbuf", "q_tile")
+    q_tile = alloc(e, [d, P], "bf16", "sbuf", "q_tile", rotate=True)
     q_src = subview(e, q, [0, q0], [d, P], "q_src")
     e.emit("trn.dma_copy %s to %s\n    : %s\n      to %s" % (q_src.name, q_tile.name, q_src.type(), q_tile.type()))
     e.emit("trn.tensor_scalar %s, multiply(%.9e) into %s engine vector\n    : %s into %s" % (
         q_tile.name, scale, q_tile.name, q_tile.type(), q_tile.type()))
 
     # _flash_attention_core.
-    qk_res = alloc(e, [P, LT], "f32", "sbuf", "qk_res")
-    max_local = alloc(e, [P, LT // BF], "f32", "sbuf", "max_local")
+    qk_res = alloc(e, [P, LT], "f32", "sbuf", "qk_res", rotate=True)
+    max_local = alloc(e, [P, LT // BF], "f32", "sbuf", "max_local", rotate=True)
     # Two PSUM banks of scores, used in turn, as the NKI compiler's allocator
     # would reuse them.
-    qk_banks = alloc(e, [P, 2, BF], "f32", "psum", "qk_psum")
+    qk_banks = alloc(e, [P, 2, BF], "f32", "psum", "qk_psum", rotate=True)
     for ki in range(LT // BF):
         res = subview(e, qk_res, [0, ki * BF], [P, BF], "qk_res_blk")
         k_blk = subview(e, k_tile, [0, ki * BF], [d, BF], "k_blk")
@@ -282,38 +288,38 @@ def generate(seq, d, causal, name, kv_tile=2048):
         e.emit("trn.tensor_reduce max %s into %s axes [1]\n    : %s into %s" % (
             res.name, mx.name, res.type(), mx.type()))
 
-    max_all = alloc(e, [P, 1], "f32", "sbuf", "max_")
+    max_all = alloc(e, [P, 1], "f32", "sbuf", "max_", rotate=True)
     e.emit("trn.tensor_reduce max %s into %s axes [1]\n    : %s into %s" % (
         max_local.name, max_all.name, max_local.type(), max_all.type()))
     m_slot = subview(e, m_buf, [0, "%i"], [P, 1], "m_slot")
     l_slot = subview(e, l_buf, [0, "%i"], [P, 1], "l_slot")
-    m_prev = alloc(e, [P, 1], "f32", "sbuf", "m_prev")
+    m_prev = alloc(e, [P, 1], "f32", "sbuf", "m_prev", rotate=True)
     e.emit("trn.tensor_copy %s into %s engine vector\n    : %s into %s" % (
         m_slot.name, m_prev.name, m_slot.type(), m_prev.type()))
     e.emit("trn.tensor_tensor max %s, %s into %s engine vector\n    : %s, %s\n      into %s" % (
         m_prev.name, max_all.name, m_slot.name, m_prev.type(), max_all.type(), m_slot.type()))
     # alpha = exp(m_prev - m).
-    alpha = alloc(e, [P, 1], "f32", "sbuf", "alpha")
+    alpha = alloc(e, [P, 1], "f32", "sbuf", "alpha", rotate=True)
     e.emit("trn.activation exp %s into %s bias %s : %s scale -1.0\n    : %s into %s" % (
         m_slot.name, alpha.name, m_prev.name, m_prev.type(), m_slot.type(), alpha.type()))
-    neg_m = alloc(e, [P, 1], "f32", "sbuf", "neg_m")
+    neg_m = alloc(e, [P, 1], "f32", "sbuf", "neg_m", rotate=True)
     e.emit("trn.tensor_scalar %s, multiply(-1.0) into %s engine vector\n    : %s into %s" % (
         m_slot.name, neg_m.name, m_slot.type(), neg_m.type()))
     o_slot = subview(e, o_buf, [0, "%i", 0], [P, 1, d], "o_slot", drop=[1])
-    o_scaled = alloc(e, [P, d], "f32", "sbuf", "o_scaled")
+    o_scaled = alloc(e, [P, d], "f32", "sbuf", "o_scaled", rotate=True)
     e.emit("trn.tensor_scalar %s, multiply(%s : %s) into %s engine vector\n    : %s into %s" % (
         o_slot.name, alpha.name, alpha.type(), o_scaled.name, o_slot.type(), o_scaled.type()))
 
     # p = exp(qk - m) in bf16, the row sums 1024 columns at a time.
-    p_local = alloc(e, [P, LT], "bf16", "sbuf", "p_local")
-    psum_part = alloc(e, [P, LT // RT], "f32", "sbuf", "sum_part")
+    p_local = alloc(e, [P, LT], "bf16", "sbuf", "p_local", rotate=True)
+    psum_part = alloc(e, [P, LT // RT], "f32", "sbuf", "sum_part", rotate=True)
     for r in range(LT // RT):
         src = subview(e, qk_res, [0, r * RT], [P, RT], "qk_red")
         dst = subview(e, p_local, [0, r * RT], [P, RT], "p_red")
         part = subview(e, psum_part, [0, r], [P, 1], "part")
         e.emit("trn.activation exp %s into %s bias %s : %s\n    reduce add into %s : %s\n    : %s into %s" % (
             src.name, dst.name, neg_m.name, neg_m.type(), part.name, part.type(), src.type(), dst.type()))
-    ps = alloc(e, [P, 1], "f32", "sbuf", "ps")
+    ps = alloc(e, [P, 1], "f32", "sbuf", "ps", rotate=True)
     e.emit("trn.tensor_reduce add %s into %s axes [1]\n    : %s into %s" % (
         psum_part.name, ps.name, psum_part.type(), ps.type()))
 
@@ -321,8 +327,8 @@ def generate(seq, d, causal, name, kv_tile=2048):
     # columns at a time. NKI's nc_transpose writes fp32 PSUM; trn.transpose
     # keeps the element type, so the PSUM tile is bf16 (the values are the
     # same: a transpose does not round).
-    p_t = alloc(e, [P, LT // P, P], "bf16", "sbuf", "p_t")
-    tp_banks = alloc(e, [P, 2, BF // P, P], "bf16", "psum", "p_t_psum")
+    p_t = alloc(e, [P, LT // P, P], "bf16", "sbuf", "p_t", rotate=True)
+    tp_banks = alloc(e, [P, 2, BF // P, P], "bf16", "psum", "p_t_psum", rotate=True)
     for g in range(LT // BF):
         tp = subview(e, tp_banks, [0, g % 2, 0, 0], [P, 1, BF // P, P], "p_t_bank", drop=[1])
         for b in range(BF // P):
@@ -335,7 +341,7 @@ def generate(seq, d, causal, name, kv_tile=2048):
             tp.name, dst.name, tp.type(), dst.type()))
 
     # pv = sum over the KV blocks of P^T-block (stationary) x V-block.
-    pv = alloc(e, [P, d], "f32", "psum", "pv_psum")
+    pv = alloc(e, [P, d], "f32", "psum", "pv_psum", rotate=True)
     nblk = LT // P
     for b in range(nblk):
         st = subview(e, p_t, [0, b, 0], [P, 1, P], "pT_blk", drop=[1])
@@ -347,7 +353,7 @@ def generate(seq, d, causal, name, kv_tile=2048):
         o_scaled.name, pv.name, o_slot.name, o_scaled.type(), pv.type(), o_slot.type()))
 
     # l = m + log(exp(l - m) + ps).
-    el = alloc(e, [P, 1], "f32", "sbuf", "exp_l")
+    el = alloc(e, [P, 1], "f32", "sbuf", "exp_l", rotate=True)
     e.emit("trn.activation exp %s into %s bias %s : %s\n    : %s into %s" % (
         l_slot.name, el.name, neg_m.name, neg_m.type(), l_slot.type(), el.type()))
     e.emit("trn.tensor_tensor add %s, %s into %s engine vector\n    : %s, %s\n      into %s" % (
@@ -364,14 +370,14 @@ def generate(seq, d, causal, name, kv_tile=2048):
     e.open("scf.for %%i = %s to %s step %s {" % (c(0), c(n_q), c(1)))
     m_slot = subview(e, m_buf, [0, "%i"], [P, 1], "m_fin")
     l_slot = subview(e, l_buf, [0, "%i"], [P, 1], "l_fin")
-    neg_l = alloc(e, [P, 1], "f32", "sbuf", "neg_l")
+    neg_l = alloc(e, [P, 1], "f32", "sbuf", "neg_l", rotate=True)
     e.emit("trn.tensor_scalar %s, multiply(-1.0) into %s engine vector\n    : %s into %s" % (
         l_slot.name, neg_l.name, l_slot.type(), neg_l.type()))
-    factor = alloc(e, [P, 1], "f32", "sbuf", "factor")
+    factor = alloc(e, [P, 1], "f32", "sbuf", "factor", rotate=True)
     e.emit("trn.activation exp %s into %s bias %s : %s\n    : %s into %s" % (
         m_slot.name, factor.name, neg_l.name, neg_l.type(), m_slot.type(), factor.type()))
     o_slot = subview(e, o_buf, [0, "%i", 0], [P, 1, d], "o_fin", drop=[1])
-    out = alloc(e, [P, d], "bf16", "sbuf", "out")
+    out = alloc(e, [P, d], "bf16", "sbuf", "out", rotate=True)
     e.emit("trn.tensor_scalar %s, multiply(%s : %s) into %s engine vector\n    : %s into %s" % (
         o_slot.name, factor.name, factor.type(), out.name, o_slot.type(), out.type()))
     row = index_expr(e, c, [(P, "%i")], "row")
@@ -392,8 +398,13 @@ def main():
     ap.add_argument("--kv-tile", type=int, default=2048,
                     help="columns of a large KV tile (NKI's seq_tile_size); "
                          "smaller values make small tests cross tiles")
+    ap.add_argument("--buffers", type=int, default=1,
+                    help="buffers of each tile allocated in a loop "
+                         "(trn_sim.buffers)")
     ap.add_argument("--name", default=None)
     args = ap.parse_args()
+    global BUFFERS
+    BUFFERS = args.buffers
     name = args.name or ("flash_fwd_causal" if args.causal else "flash_fwd")
     header, body = generate(args.seq, args.d, args.causal, name, args.kv_tile)
     print("// NKI flash_fwd (TRN.md 3.2) in trn IR, one batch and head: seq %d, "
