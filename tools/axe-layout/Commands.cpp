@@ -3,6 +3,7 @@
 #include "Driver.h"
 
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Collective.h"
 #include "axe/Layout/SwizzleAlgebra.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -48,6 +49,9 @@ static cl::SubCommand directSumCmd("direct-sum",
 static cl::SubCommand equivCmd("equiv",
                                "Whether two layouts have the same map");
 static cl::SubCommand showCmd("show", "Draw a layout as an SVG grid");
+static cl::SubCommand planCmd("plan",
+                              "Collectives that move a buffer from layout "
+                              "SOURCE to DEST across a device mesh");
 
 static cl::list<std::string> oneLayout(cl::Positional, cl::desc("LAYOUT"),
                                        cl::sub(canonCmd), cl::sub(applyCmd),
@@ -67,6 +71,10 @@ static cl::list<std::string> twoLayouts(cl::Positional, cl::desc("A B"),
                                         cl::sub(directSumCmd),
                                         cl::sub(equivCmd),
                                         cl::cat(toolCategory()));
+static cl::list<std::string> planLayouts(cl::Positional,
+                                         cl::desc("SOURCE DEST"),
+                                         cl::sub(planCmd),
+                                         cl::cat(toolCategory()));
 
 static cl::opt<std::string>
     shapeOpt("shape",
@@ -74,7 +82,7 @@ static cl::opt<std::string>
                       "optional, the default is the layout's size in one dim"),
              cl::value_desc("8x16"), cl::sub(applyCmd), cl::sub(inverseCmd),
              cl::sub(groupCmd), cl::sub(tileOfCmd), cl::sub(sliceCmd),
-             cl::sub(showCmd), cl::cat(toolCategory()));
+             cl::sub(showCmd), cl::sub(planCmd), cl::cat(toolCategory()));
 static cl::opt<bool>
     rawOpt("raw", cl::desc("Print the result as computed, not canonicalized"),
            cl::ValueDisallowed, cl::sub(tileCmd), cl::sub(tileOfCmd),
@@ -135,6 +143,23 @@ static cl::opt<std::string>
                       "or by whichever the layout suggests (auto, default)"),
              cl::value_desc("auto|owner|bank"), cl::sub(showCmd),
              cl::cat(toolCategory()));
+
+static cl::opt<std::string> meshOpt(
+    "mesh", cl::desc("The device mesh, its axes in rank order (required)"),
+    cl::value_desc("dx=2,dy=2"), cl::sub(planCmd), cl::cat(toolCategory()));
+static cl::opt<std::string> partialOpt(
+    "partial",
+    cl::desc("Mesh axes on which SOURCE holds addends pending a sum"),
+    cl::value_desc("dx,dy"), cl::sub(planCmd), cl::cat(toolCategory()));
+static cl::opt<bool> exchangeOpt(
+    "exchange",
+    cl::desc("Print the generic exchange (Alltoallv) instead of the plan"),
+    cl::ValueDisallowed, cl::sub(planCmd), cl::cat(toolCategory()));
+static cl::opt<bool> checkOpt(
+    "check",
+    cl::desc("Run the plan on a brute-force mesh and compare every rank's "
+             "elements with what DEST places"),
+    cl::ValueDisallowed, cl::sub(planCmd), cl::cat(toolCategory()));
 
 Answer tool::layoutAnswer(std::string layout) {
   Answer answer;
@@ -646,6 +671,159 @@ static Result<Answer> runShow(llvm::ArrayRef<std::string> layouts) {
 }
 
 //===----------------------------------------------------------------------===//
+// plan
+//===----------------------------------------------------------------------===//
+
+/// "dx,dy" -> {"dx", "dy"}; empty entries are errors.
+static Result<std::vector<std::string>> parseAxisList(llvm::StringRef text,
+                                                      llvm::StringRef what) {
+  std::vector<std::string> axes;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (part.empty())
+      return fail(what.str() + " '" + text.str() +
+                  "' has an empty axis name; write e.g. dx,dy");
+    axes.push_back(part.str());
+  }
+  return axes;
+}
+
+/// Source contents for the check: element i is worth 3 i + 1; where the
+/// source is partial, every rank off coordinate 0 of the partial axes holds
+/// a nonzero addend and the rank at 0 the rest, so a plan that drops or
+/// double-counts an addend shows.
+static Result<MeshContents> checkContents(const TileLayout &source,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          const Mesh &mesh,
+                                          llvm::ArrayRef<std::string> partial,
+                                          std::vector<int64_t> &values) {
+  values.resize(source.size());
+  for (auto [i, v] : llvm::enumerate(values))
+    v = 3 * int64_t(i) + 1;
+  Result<MeshContents> held = expectedContents(source, shape, mesh, values);
+  if (!held || partial.empty())
+    return held;
+  MeshContents contents = *held;
+  for (int64_t rank = 0; rank < mesh.numRanks(); ++rank) {
+    llvm::SmallVector<int64_t, 4> coords = mesh.coordinates(rank);
+    bool leader = true;
+    for (const std::string &axis : partial)
+      if (std::optional<unsigned> k = mesh.find(axis); k && coords[*k]) {
+        coords[*k] = 0;
+        leader = false;
+      }
+    if (leader)
+      continue;
+    int64_t leaderRank = mesh.rankAt(coords);
+    for (auto &[flat, value] : contents[rank]) {
+      value = 7 * (rank + 1) + flat % 5;
+      contents[leaderRank][flat] -= value;
+    }
+  }
+  return contents;
+}
+
+/// The first rank whose elements differ, as a sentence; empty when none.
+static std::string firstDifference(const MeshContents &got,
+                                   const MeshContents &want) {
+  for (size_t rank = 0; rank < want.size(); ++rank) {
+    if (got[rank] == want[rank])
+      continue;
+    for (auto [flat, value] : want[rank]) {
+      auto it = got[rank].find(flat);
+      if (it == got[rank].end())
+        return "rank " + std::to_string(rank) + " lacks element " +
+               std::to_string(flat);
+      if (it->second != value)
+        return "rank " + std::to_string(rank) + " holds " +
+               std::to_string(it->second) + " for element " +
+               std::to_string(flat) + ", expected " + std::to_string(value);
+    }
+    return "rank " + std::to_string(rank) +
+           " holds elements the destination does not place there";
+  }
+  return "";
+}
+
+static Result<Answer> runPlan(llvm::ArrayRef<std::string> layouts) {
+  Result<Layout> source = parseLayoutArg(layouts[0], "SOURCE");
+  if (!source)
+    return source.takeFailure();
+  Result<Layout> dest = parseLayoutArg(layouts[1], "DEST");
+  if (!dest)
+    return dest.takeFailure();
+  Result<Mesh> mesh = parseMesh(meshOpt);
+  if (!mesh)
+    return fail("--mesh: " + mesh.message());
+  std::vector<std::string> partial;
+  if (partialOpt.getNumOccurrences()) {
+    Result<std::vector<std::string>> axes =
+        parseAxisList(partialOpt, "--partial");
+    if (!axes)
+      return axes.takeFailure();
+    partial = *axes;
+  }
+  Result<Shape> shape = admittedShape(shapeOpt, source->tile(), "SOURCE");
+  if (!shape)
+    return shape.takeFailure();
+  auto plan = exchangeOpt ? planExchange(source->tile(), *shape, dest->tile(),
+                                         *shape, *mesh, partial)
+                          : planCollective(source->tile(), *shape, dest->tile(),
+                                           *shape, *mesh, partial);
+  if (!plan)
+    return plan.takeFailure();
+  std::string verdict;
+  if (checkOpt) {
+    std::vector<int64_t> values;
+    Result<MeshContents> initial =
+        checkContents(source->tile(), *shape, *mesh, partial, values);
+    if (!initial)
+      return initial.takeFailure();
+    Result<MeshContents> final = simulatePlan(*plan, *initial);
+    if (!final)
+      return fail("the plan does not run: " + final.message());
+    Result<MeshContents> want =
+        expectedContents(dest->tile(), *shape, *mesh, values);
+    if (!want)
+      return want.takeFailure();
+    if (std::string diff = firstDifference(*final, *want); !diff.empty())
+      return fail("the plan does not deliver DEST: " + diff);
+    verdict = "check: every rank holds what DEST places (" +
+              std::to_string(mesh->numRanks()) + " ranks)\n";
+  }
+  Answer answer;
+  answer.text = plan->str() + verdict;
+  answer.json = [p = *plan, checked = bool(checkOpt)](llvm::json::OStream &o) {
+    o.attribute("mesh", p.mesh.str());
+    o.attribute("source", p.source.str(p.mesh));
+    o.attribute("destination", p.destination.str(p.mesh));
+    o.attributeArray("steps", [&] {
+      for (const CollectiveStep &step : p.steps)
+        o.object([&] {
+          o.attribute("kind", collectiveKindName(step.kind));
+          o.attributeArray("axes", [&] {
+            for (const std::string &axis : step.axes)
+              o.value(axis);
+          });
+          o.attribute("root", step.root);
+          o.attributeBegin("local_before");
+          writeIntArray(o, step.localBefore);
+          o.attributeEnd();
+          o.attributeBegin("local_after");
+          writeIntArray(o, step.localAfter);
+          o.attributeEnd();
+          o.attribute("text", step.str());
+        });
+    });
+    if (checked)
+      o.attribute("checked", true);
+  };
+  return answer;
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -709,6 +887,13 @@ const std::vector<Command> &tool::commands() {
        1,
        {&outputOpt},
        runShow},
+      {&planCmd,
+       "plan SOURCE DEST --mesh dx=2,dy=2 [--shape 64x128] [--partial dx] "
+       "[--exchange] [--check]",
+       std::addressof(planLayouts),
+       2,
+       {&meshOpt},
+       runPlan},
   };
   return table;
 }
