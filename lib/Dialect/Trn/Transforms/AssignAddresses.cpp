@@ -81,8 +81,7 @@ bool isView(Operation *user) {
 /// Whether the tile may be used anywhere after `user`: it leaves its region
 /// (a terminator yields it) or goes to a call.
 bool escapes(Operation *user) {
-  return user->hasTrait<OpTrait::IsTerminator>() ||
-         isa<CallOpInterface>(user);
+  return user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user);
 }
 
 /// The last program position at which the tile `alloc` made may be used.
@@ -200,8 +199,10 @@ struct TrnAssignAddressesPass
         failed(placeAll(psum, psumPlacer)))
       return signalPassFailure();
     Builder b(func.getContext());
-    func->setAttr("trn.sbuf_bytes", b.getI64IntegerAttr(sbufPlacer.footprint()));
-    func->setAttr("trn.psum_bytes", b.getI64IntegerAttr(psumPlacer.footprint()));
+    func->setAttr("trn.sbuf_bytes",
+                  b.getI64IntegerAttr(sbufPlacer.footprint()));
+    func->setAttr("trn.psum_bytes",
+                  b.getI64IntegerAttr(psumPlacer.footprint()));
   }
 
   LogicalResult placeAll(MutableArrayRef<Tile> tiles, Placer &placer) {
