@@ -11,6 +11,7 @@
 #define AXE_INITALLPASSES_H
 
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Conversion/AxeToTrn/AxeToTrn.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Dialect/Trn/Transforms/Passes.h"
 
@@ -21,7 +22,9 @@ inline void registerAllAxePasses() {
   registerAxePasses();
   // convert-axe-to-cpu, the axe-to-cpu pipeline and the CPU schedules.
   registerAxeToCPU();
-  // trn-assign-addresses.
+  // convert-axe-to-trn, the axe-to-trn pipeline and the trn schedules.
+  registerAxeToTrn();
+  // trn-assign-addresses, trn-multi-buffer.
   trn::registerTrnPasses();
 }
 

@@ -204,6 +204,7 @@ private:
   FailureOr<int64_t> getInt(Operation *user, OpFoldResult ofr);
   FailureOr<View> getView(Operation *user, Value v);
   LogicalResult runSubview(memref::SubViewOp op);
+  LogicalResult runReinterpretCast(memref::ReinterpretCastOp op);
 
   // Storage.
   std::string nameOf(Value v);
@@ -511,6 +512,8 @@ LogicalResult Interpreter::runOp(Operation *op) {
     return runIf(i);
   if (auto s = dyn_cast<memref::SubViewOp>(op))
     return runSubview(s);
+  if (auto r = dyn_cast<memref::ReinterpretCastOp>(op))
+    return runReinterpretCast(r);
   if (auto c = dyn_cast<memref::CastOp>(op)) {
     FailureOr<View> v = getView(op, c.getSource());
     if (failed(v))
@@ -527,7 +530,7 @@ LogicalResult Interpreter::runOp(Operation *op) {
   return op->emitError("trn-sim: '")
          << op->getName() << "' is not simulated (a kernel is trn "
          << "instructions with scf.for/scf.if, integer arith and "
-         << "memref.subview)";
+         << "memref.subview/reinterpret_cast)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -646,6 +649,67 @@ LogicalResult Interpreter::runSubview(memref::SubViewOp op) {
     v.strides.push_back(src->strides[d] * *t);
     v.rootDim.push_back(r);
     v.rootStep.push_back(step * *t);
+  }
+  views[op.getResult()] = v;
+  return success();
+}
+
+/// A strided view of the buffer under the source (axe-to-trn makes every
+/// tile view this way). Each view dim must move along one dim of the buffer
+/// without wrapping, so the view's region is a box and dependences stay
+/// exact.
+LogicalResult
+Interpreter::runReinterpretCast(memref::ReinterpretCastOp op) {
+  FailureOr<View> src = getView(op, op.getSource());
+  if (failed(src))
+    return failure();
+  View whole = wholeView(src->buffer);
+  int rootRank = whole.sizes.size();
+  SmallVector<OpFoldResult> offs = op.getMixedOffsets(),
+                            sizes = op.getMixedSizes(),
+                            strides = op.getMixedStrides();
+  FailureOr<int64_t> offset = getInt(op, offs.front());
+  if (failed(offset))
+    return failure();
+  View v;
+  v.buffer = src->buffer;
+  v.offset = *offset;
+  v.region.buffer = src->buffer;
+  // The offset's coordinates in the buffer's dims.
+  int64_t rest = *offset;
+  for (int r = 0; r < rootRank; ++r) {
+    v.region.lo.push_back(rest / whole.strides[r]);
+    rest %= whole.strides[r];
+  }
+  if (*offset < 0 || v.region.lo.front() >= whole.sizes.front())
+    return op.emitError("trn-sim: reinterpret_cast offset ")
+           << *offset << " is outside " << nameOf(op.getSource());
+  v.region.hi = v.region.lo;
+  for (int r = 0; r < rootRank; ++r)
+    ++v.region.hi[r];
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    FailureOr<int64_t> n = getInt(op, sizes[d]), t = getInt(op, strides[d]);
+    if (failed(n) || failed(t))
+      return failure();
+    if (*n < 1 || *t < 0)
+      return op.emitError("trn-sim: reinterpret_cast dim ")
+             << d << " has size " << *n << " and stride " << *t;
+    // The buffer dim whose stride divides this one's.
+    int r = 0;
+    while (r < rootRank && (*t == 0 ? r != rootRank - 1
+                                    : *t % whole.strides[r] != 0))
+      ++r;
+    int64_t step = *t == 0 ? 0 : *t / whole.strides[r];
+    v.region.hi[r] += (*n - 1) * step;
+    if (v.region.hi[r] > whole.sizes[r])
+      return op.emitError("trn-sim: reinterpret_cast dim ")
+             << d << " (size " << *n << ", stride " << *t
+             << ") runs past dim " << r << " of " << nameOf(op.getSource())
+             << " (size " << whole.sizes[r] << ")";
+    v.sizes.push_back(*n);
+    v.strides.push_back(*t);
+    v.rootDim.push_back(r);
+    v.rootStep.push_back(step);
   }
   views[op.getResult()] = v;
   return success();
@@ -1179,20 +1243,46 @@ static void fillArgument(Buffer &b, uint64_t seed, unsigned arg) {
     x = roundTo(t, isInt ? double(integer(rng)) : real(rng));
 }
 
+/// Identity or strided: a host memref cast to hbm keeps its layout (a
+/// subview of a bigger host array is strided), and the simulator holds each
+/// argument as a dense row-major copy of its elements, so only the shape
+/// matters to it.
+static bool isStridedArg(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getLayout().isIdentity() ||
+         succeeded(type.getStridesAndOffset(strides, offset));
+}
+
 FailureOr<SimResult> Interpreter::run() {
   if (kernel.isExternal())
     return kernel.emitError("trn-sim: kernel has no body");
+  if (options.inputs && options.inputs->size() != kernel.getNumArguments())
+    return kernel.emitError("trn-sim: ")
+           << options.inputs->size() << " input values for "
+           << kernel.getNumArguments() << " kernel arguments";
   for (BlockArgument arg : kernel.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+    if (!type || !type.hasStaticShape() || !isStridedArg(type) ||
         trn::getMemorySpace(type) != trn::MemorySpace::HBM ||
         !type.getElementType().isIntOrFloat())
       return kernel.emitError("trn-sim: kernel argument ")
              << arg.getArgNumber()
-             << " must be a static identity-layout memref in #trn.space<hbm>";
+             << " must be a static identity-layout memref in #trn.space<hbm>"
+             << " or a strided view of one";
     int id = newBuffer(nameOf(arg), type);
-    if (options.numerics)
+    if (options.numerics && options.inputs) {
+      const std::vector<double> &in = (*options.inputs)[arg.getArgNumber()];
+      if (in.size() != buffers[id].data.size())
+        return kernel.emitError("trn-sim: ")
+               << in.size() << " input values for kernel argument "
+               << arg.getArgNumber() << " of " << buffers[id].data.size()
+               << " elements";
+      for (size_t i = 0; i < in.size(); ++i)
+        buffers[id].data[i] = roundTo(type.getElementType(), in[i]);
+    } else if (options.numerics) {
       fillArgument(buffers[id], options.seed, arg.getArgNumber());
+    }
     views[arg] = wholeView(id);
   }
   if (options.numerics)

@@ -1,17 +1,32 @@
 //===- axe-trn-sim.cpp - Run and time a trn kernel ------------------------===//
 //
+// Kernel mode:
 //   axe-trn-sim FILE --kernel=NAME [--timing-only] [--report=R.json]
 //               [--trace=T.json] [--param name=value]... [--check-matmul]
-//
-// Simulates one func.func of trn instructions (docs/TrnSim.md): prints a
+// simulates one func.func of trn instructions (docs/TrnSim.md): prints a
 // summary, writes the JSON report and the Chrome trace, and with numerics
-// on compares a matmul kernel's output with a host reference.
+// on compares a matmul kernel's output with a host reference. Its
+// arguments hold seeded random values.
+//
+// Host mode:
+//   axe-opt K.mlir --axe-to-trn | axe-trn-sim -e main
+//       -entry-point-result=void [-shared-libs=A.so,B.so] [--timing-only]
+//       [--launch-summary] [--report=R.json] [--trace=T.json]
+// runs `main` on the JIT as mlir-runner does (stdout is main's output
+// only), and each call of a trn kernel (a func.func with `trn.kernel`,
+// called on memory_space_casts of host memrefs) is simulated on the host's
+// data, its results written back (HostRun.cpp). --launch-summary prints a
+// line per launch on stderr; --report and --trace describe the last
+// launch, in the same form as in kernel mode. A launch that fails to
+// simulate prints its diagnostic and exits with status 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "axe/Dialect/Trn/IR/TrnDialect.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/TrnSim/Simulator.h"
+
+#include "HostRun.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -81,6 +96,22 @@ static cl::opt<double> absTol("atol",
 static cl::list<unsigned>
     printArgs("print-arg", cl::desc("print argument N's values after the run"),
               cl::cat(cat));
+static cl::opt<std::string>
+    entryPoint("e",
+               cl::desc("host mode: run this function on the JIT, "
+                        "simulating the trn kernels it calls"),
+               cl::value_desc("function"), cl::cat(cat));
+static cl::opt<std::string>
+    entryPointResult("entry-point-result",
+                     cl::desc("host mode: the entry point's result (void)"),
+                     cl::init("void"), cl::cat(cat));
+static cl::list<std::string>
+    sharedLibs("shared-libs", cl::desc("host mode: libraries to load"),
+               cl::CommaSeparated, cl::cat(cat));
+static cl::opt<bool> launchSummary(
+    "launch-summary",
+    cl::desc("host mode: a summary line per kernel launch on stderr"),
+    cl::cat(cat));
 
 /// The source text of a definition: the SSA name the kernel's author gave.
 static StringRef sourceName(llvm::SMRange range) {
@@ -217,6 +248,45 @@ static void printSummary(StringRef name, const SimResult &r,
         r.busyNs[u], r.totalNs > 0 ? r.busyNs[u] / r.totalNs : 0.0);
 }
 
+/// Host mode's misuses, before anything is parsed.
+static bool checkHostOptions() {
+  if (entryPoint.empty()) {
+    if (entryPointResult.getNumOccurrences() || !sharedLibs.empty() ||
+        launchSummary)
+      return !fail("-entry-point-result, -shared-libs and --launch-summary "
+                   "need -e (host mode)");
+    return true;
+  }
+  if (entryPointResult != "void")
+    return !fail("-entry-point-result=" + entryPointResult +
+                 " is not supported: host mode runs an entry point that "
+                 "returns nothing (-entry-point-result=void)");
+  if (!kernelName.empty() || checkMatmul || !printArgs.empty())
+    return !fail("--kernel, --check-matmul and --print-arg are for kernel "
+                 "mode, not -e: the host calls the kernels and checks them");
+  return true;
+}
+
+/// Host mode: runs the entry point, then writes the last launch's report.
+static int runHostMode(ModuleOp module, const SimOptions &options) {
+  HostRunOptions host;
+  host.entryPoint = entryPoint;
+  host.sharedLibs.assign(sharedLibs.begin(), sharedLibs.end());
+  host.sim = options;
+  host.launchSummary = launchSummary;
+  std::optional<SimResult> last;
+  if (int status = runHost(module, host, last))
+    return status;
+  if (!last && (!reportFile.empty() || !traceFile.empty()))
+    return fail("no kernel was launched: no report or trace to write");
+  if (!reportFile.empty() &&
+      !writeFile(reportFile, reportJson(*last, options.params)))
+    return 1;
+  if (!traceFile.empty() && !writeFile(traceFile, traceJson(*last)))
+    return 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(cat);
@@ -238,12 +308,18 @@ int main(int argc, char **argv) {
   if (timingOnly && (checkMatmul || !printArgs.empty()))
     return fail("--check-matmul and --print-arg need values: drop "
                 "--timing-only");
+  if (!checkHostOptions())
+    return 1;
 
   DialectRegistry registry;
   registry.insert<axe::trn::TrnDialect, arith::ArithDialect, func::FuncDialect,
                   memref::MemRefDialect, scf::SCFDialect>();
+  registerHostDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // The source line says where; the generic form of a whole kernel would
+  // bury it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string err;
@@ -262,6 +338,8 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
   keepSourceNames(*module, parserState);
+  if (!entryPoint.empty())
+    return runHostMode(*module, options);
   FailureOr<func::FuncOp> kernel = findKernel(*module);
   if (failed(kernel))
     return 1;

@@ -68,4 +68,30 @@ def AxeMPIABI : Pass<"axe-mpi-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::DLTIDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// AxeToTrn
+//===----------------------------------------------------------------------===//
+
+def ConvertAxeToTrn : Pass<"convert-axe-to-trn", "mlir::ModuleOp"> {
+  let summary = "Move trn kernels into functions of trn instructions";
+  let description = [{
+    Runs after `axe-dispatch{target=trn1}` has rewritten every collective
+    operator into `trn` instructions on views of the buffers' storage.
+    Each `axe.kernel` becomes a function `@<host>_trn` (`<host>_trn<i>`
+    when a function has several) with the `trn.kernel` attribute: the
+    memrefs the kernel reads become its arguments in `#trn.space<hbm>`,
+    constants it uses are cloned into it, `axe.alloc` in SBUF or PSUM
+    becomes `trn.alloc` of its storage (partitions x free elements), and
+    views and slices, already folded into the instructions' addresses,
+    disappear. The kernel op is replaced by a `func.call` of the new
+    function on `memref.memory_space_cast`s of those memrefs, which is what
+    `axe-trn-sim -e main` runs. A kernel that needs any other value from
+    its function (a run-time index) is an error that names it.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::func::FuncDialect", "axe::trn::TrnDialect"
+  ];
+}
+
 #endif // AXE_CONVERSION_PASSES_TD

@@ -33,6 +33,10 @@ struct SimOptions {
   bool numerics = true;
   /// Seed of the kernel arguments' initial values.
   uint64_t seed = 1;
+  /// The kernel arguments' initial values instead (row-major, one vector
+  /// per argument, each of the argument's element count): axe-trn-sim's
+  /// host mode passes the host's data. Rounded to the element types.
+  const std::vector<std::vector<double>> *inputs = nullptr;
   /// Keep one trace event per instruction.
   bool trace = false;
 };

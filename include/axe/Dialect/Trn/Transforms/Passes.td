@@ -42,4 +42,31 @@ def TrnAssignAddresses : Pass<"trn-assign-addresses", "mlir::func::FuncOp"> {
   ];
 }
 
+def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
+  let summary = "Rotate loop tiles through several buffers so DMA overlaps compute";
+  let description = [{
+    A tile allocated outside an `scf.for` and used only inside it, whose
+    first use in each iteration writes all of it (a DMA or an engine
+    instruction with the tile as its destination only), carries nothing
+    from one iteration to the next. Giving iteration i the buffer
+    `i mod buffers` lets the engines start filling iteration i + 1's tile
+    while iteration i still reads its own: the software pipelining the Axe
+    paper credits, with NKI's `[par, block, free]` buffers, for overlapping
+    DMA with compute.
+
+    The tile becomes `buffers` times wider along its free dim, and every
+    `memref.reinterpret_cast` of it moves by the slot's offset. Tiles that
+    any other op views, and tiles that would take more than a quarter of
+    their memory per partition once widened, stay as they are.
+  }];
+  let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"buffers", "buffers", "int64_t", /*default=*/"2",
+           "Buffers per rotated tile (2 or more)">
+  ];
+  let statistics = [
+    Statistic<"numRotated", "rotated-tiles", "Number of tiles multi-buffered">
+  ];
+}
+
 #endif // AXE_DIALECT_TRN_TRANSFORMS_PASSES_TD

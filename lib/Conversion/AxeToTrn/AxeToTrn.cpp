@@ -1,0 +1,315 @@
+//===- AxeToTrn.cpp - The trn backend, convert-axe-to-trn, axe-to-trn -----===//
+
+#include "axe/Conversion/AxeToTrn/AxeToTrn.h"
+
+#include "TrnOperands.h"
+#include "TrnSchedules.h"
+
+#include "axe/Codegen/Schedule.h"
+#include "axe/Codegen/TargetCodegen.h"
+#include "axe/Conversion/Passes.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Axe/Transforms/Passes.h"
+#include "axe/Dialect/Trn/IR/TrnOps.h"
+#include "axe/Dialect/Trn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace axe {
+#define GEN_PASS_DEF_CONVERTAXETOTRN
+#include "axe/Conversion/Passes.h.inc"
+} // namespace axe
+
+using namespace mlir;
+
+namespace axe {
+
+namespace {
+
+/// A NeuronCore has one control thread that issues to its engines; the
+/// engines' queues and semaphores order instructions by the buffers they
+/// touch, so a barrier emits nothing and there are no thread axes.
+class TrnTargetCodegen : public TargetCodegen {
+public:
+  explicit TrnTargetCodegen(const TargetDescription &target)
+      : description(target) {}
+
+  const TargetDescription &target() const override { return description; }
+
+  Value axisValue(OpBuilder &, Location loc, StringRef axis) const override {
+    emitError(loc) << "trn: axis " << axis
+                   << " has no value; a NeuronCore kernel has no threads";
+    return {};
+  }
+
+  LogicalResult barrier(OpBuilder &, Location, ScopeKind) const override {
+    return success();
+  }
+
+  Value load(OpBuilder &, Location loc, Value, Value, Type,
+             int64_t) const override {
+    emitError(loc) << "trn: engines read whole tiles, not elements";
+    return {};
+  }
+  void store(OpBuilder &, Location loc, Value, Value, Value) const override {
+    emitError(loc) << "trn: engines write whole tiles, not elements";
+  }
+
+  int64_t maxVectorBits(MemorySpace) const override { return 0; }
+
+  void populateTypeConversions(TypeConverter &converter) const override {
+    converter.addConversion([](BufferType type) -> std::optional<Type> {
+      Result<MemRefType> storage = trnconv::getStorageType(type);
+      if (!storage)
+        return std::nullopt;
+      return Type(*storage);
+    });
+  }
+
+private:
+  const TargetDescription &description;
+};
+
+//===----------------------------------------------------------------------===//
+// convert-axe-to-trn
+//===----------------------------------------------------------------------===//
+
+MemRefType hbmType(MemRefType type) {
+  auto space =
+      trn::getTileType({1}, type.getElementType(), trn::MemorySpace::HBM)
+          .getMemorySpace();
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         type.getLayout(), space);
+}
+
+/// What the kernel takes from its function: memrefs become arguments,
+/// constants are cloned into it.
+struct Captures {
+  SmallVector<Value> memrefs;
+  SmallVector<Value> constants;
+};
+
+FailureOr<Captures> captures(KernelOp kernel) {
+  SetVector<Value> used;
+  getUsedValuesDefinedAbove(kernel.getBody(), used);
+  Captures c;
+  for (Value v : used) {
+    if (isa<MemRefType>(v.getType())) {
+      c.memrefs.push_back(v);
+      continue;
+    }
+    if (matchPattern(v, m_Constant())) {
+      c.constants.push_back(v);
+      continue;
+    }
+    return kernel.emitError("trn: the kernel uses a value of type ")
+           << v.getType()
+           << " from its function that is not a constant; a trn kernel "
+              "takes memrefs (in hbm) and constants";
+  }
+  return c;
+}
+
+/// The trn.alloc of each axe.alloc, in place of the casts the schedules
+/// made to its storage.
+LogicalResult lowerAlloc(AllocOp alloc, RewriterBase &rw) {
+  auto type = cast<BufferType>(alloc.getResult().getType());
+  Result<MemRefType> storage = trnconv::getStorageType(type);
+  if (!storage)
+    return alloc.emitError("trn: ") << storage.message();
+  rw.setInsertionPoint(alloc);
+  auto tile = trn::AllocOp::create(rw, alloc.getLoc(), *storage);
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(user))
+      rw.replaceOp(cast, tile.getResult());
+  return success();
+}
+
+/// Erases the buffer plumbing dispatch left unused (views, slices, allocs),
+/// then fails on any axe op still there.
+LogicalResult eraseBufferOps(func::FuncOp fn, RewriterBase &rw) {
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (isa<AllocOp, ViewOp, SliceOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(ops)) {
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      if (failed(lowerAlloc(alloc, rw)))
+        return failure();
+    if (!op->use_empty())
+      return op->emitError("trn: ")
+             << op->getName()
+             << " is still used after dispatch; every operator on it must "
+                "be rewritten first (run axe-dispatch)";
+    rw.eraseOp(op);
+  }
+  WalkResult left = fn.walk([](Operation *op) {
+    if (isa<AxeDialect>(op->getDialect())) {
+      op->emitError("trn: ")
+          << op->getName()
+          << " has no trn lowering (run axe-dispatch{target=trn1} first)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(left.wasInterrupted());
+}
+
+LogicalResult outlineKernel(KernelOp kernel, StringRef name, RewriterBase &rw) {
+  for (int64_t g : kernel.getStaticGrid())
+    if (g != 1)
+      return kernel.emitError("trn: a trn kernel runs on one NeuronCore; "
+                              "its grid must be one CTA");
+  if (!kernel.getGrid().empty())
+    return kernel.emitError("trn: a trn kernel has no run-time grid");
+  FailureOr<Captures> c = captures(kernel);
+  if (failed(c))
+    return failure();
+  auto host = kernel->getParentOfType<func::FuncOp>();
+  if (!host)
+    return kernel.emitError("trn: the kernel is not in a func.func");
+
+  SmallVector<Type> argTypes;
+  for (Value v : c->memrefs)
+    argTypes.push_back(hbmType(cast<MemRefType>(v.getType())));
+  rw.setInsertionPointAfter(host);
+  auto fn = func::FuncOp::create(rw, kernel.getLoc(), name,
+                                 rw.getFunctionType(argTypes, {}));
+  fn->setAttr("trn.kernel", rw.getUnitAttr());
+  Block *entry = fn.addEntryBlock();
+  rw.setInsertionPointToStart(entry);
+  IRMapping constants;
+  for (Value v : c->constants)
+    constants.map(v, rw.clone(*v.getDefiningOp())->getResult(0));
+  // Move the body, then point it at the arguments and the clones.
+  Block &body = kernel.getBody().front();
+  entry->getOperations().splice(entry->end(), body.getOperations());
+  rw.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(rw, kernel.getLoc());
+  auto inKernel = [&](OpOperand &use) {
+    return fn->isProperAncestor(use.getOwner());
+  };
+  for (auto [v, arg] : llvm::zip(c->memrefs, entry->getArguments()))
+    rw.replaceUsesWithIf(v, arg, inKernel);
+  for (Value v : c->constants)
+    rw.replaceUsesWithIf(v, constants.lookup(v), inKernel);
+  // The schedules cast host memrefs to hbm; the arguments already are.
+  fn.walk([&](memref::MemorySpaceCastOp cast) {
+    if (cast.getSource().getType() == cast.getResult().getType())
+      rw.replaceOp(cast, cast.getSource());
+  });
+  if (failed(eraseBufferOps(fn, rw)))
+    return failure();
+
+  // The host calls the kernel on its memrefs, seen as hbm.
+  rw.setInsertionPoint(kernel);
+  SmallVector<Value> args;
+  for (auto [v, t] : llvm::zip(c->memrefs, argTypes))
+    args.push_back(
+        memref::MemorySpaceCastOp::create(rw, kernel.getLoc(), t, v));
+  func::CallOp::create(rw, kernel.getLoc(), fn, args);
+  rw.eraseOp(kernel);
+  return success();
+}
+
+struct ConvertAxeToTrnPass
+    : public impl::ConvertAxeToTrnBase<ConvertAxeToTrnPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp k) { kernels.push_back(k); });
+    IRRewriter rw(&getContext());
+    llvm::StringMap<unsigned> perFunction;
+    for (KernelOp k : kernels) {
+      auto host = k->getParentOfType<func::FuncOp>();
+      if (host)
+        ++perFunction[host.getName()];
+    }
+    llvm::StringMap<unsigned> seen;
+    bool ok = true;
+    for (KernelOp k : kernels) {
+      auto host = k->getParentOfType<func::FuncOp>();
+      std::string name = host ? (host.getName() + "_trn").str() : "kernel_trn";
+      if (host && perFunction[host.getName()] > 1)
+        name += std::to_string(seen[host.getName()]++);
+      ok &= succeeded(outlineKernel(k, name, rw));
+    }
+    if (!ok)
+      return signalPassFailure();
+    // Nothing of the axe dialect is left: axe-trn-sim reads the output.
+    module.walk(
+        [](Operation *op) { op->removeAttr(AxeDialect::getTargetAttrName()); });
+  }
+};
+
+} // namespace
+
+void registerTrnBackend() {
+  Backend trnBackend;
+  trnBackend.name = "trn";
+  trnBackend.targets = targetKind(TargetKind::Accelerator);
+  trnBackend.addSchedules = trnconv::addTrnSchedules;
+  trnBackend.dependentDialects = [](DialectRegistry &registry) {
+    registry.insert<arith::ArithDialect, func::FuncDialect,
+                    memref::MemRefDialect, scf::SCFDialect, trn::TrnDialect>();
+  };
+  trnBackend.codegen = [](const TargetDescription &target) {
+    return std::make_unique<TrnTargetCodegen>(target);
+  };
+  registerBackend(std::move(trnBackend));
+}
+
+void buildAxeToTrnPipeline(OpPassManager &pm, const AxeToTrnOptions &options) {
+  registerTrnBackend();
+  AxeDispatchOptions dispatch;
+  dispatch.target = "trn1";
+  pm.addPass(createAxeDispatch(dispatch));
+  pm.addPass(createConvertAxeToTrn());
+  pm.addPass(createCSEPass());
+  if (options.buffers > 1) {
+    trn::TrnMultiBufferOptions multi;
+    multi.buffers = options.buffers;
+    pm.addNestedPass<func::FuncOp>(trn::createTrnMultiBuffer(multi));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  pm.addNestedPass<func::FuncOp>(trn::createTrnAssignAddresses());
+}
+
+namespace {
+struct AxeToTrnPipelineOptions
+    : public PassPipelineOptions<AxeToTrnPipelineOptions> {
+  Option<int64_t> buffers{
+      *this, "buffers",
+      llvm::cl::desc("Buffers per loop tile that DMA refills every "
+                     "iteration (trn-multi-buffer); 1: none"),
+      llvm::cl::init(2)};
+};
+} // namespace
+
+void registerAxeToTrn() {
+  registerTrnBackend();
+  registerConvertAxeToTrn();
+  static PassPipelineRegistration<AxeToTrnPipelineOptions> pipeline(
+      "axe-to-trn",
+      "Dispatch every collective operator with the trn schedules, move each "
+      "kernel into a trn kernel function its host calls, multi-buffer loop "
+      "tiles and place SBUF/PSUM tiles",
+      [](OpPassManager &pm, const AxeToTrnPipelineOptions &o) {
+        AxeToTrnOptions options;
+        options.buffers = o.buffers;
+        buildAxeToTrnPipeline(pm, options);
+      });
+}
+
+} // namespace axe

@@ -1,0 +1,403 @@
+//===- TrnOperands.cpp - axe buffers as trn tile views --------------------===//
+
+#include "TrnOperands.h"
+
+#include "axe/Codegen/BufferRef.h"
+#include "axe/Codegen/LayoutEmitter.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Dialect/Trn/IR/TrnOps.h"
+#include "axe/Layout/Algebra.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <set>
+
+using namespace mlir;
+
+namespace axe::trnconv {
+
+namespace {
+
+int64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+/// What one coordinate step on `axis` is in elements of the storage of a
+/// buffer in `space`, or std::nullopt for an axis the space does not have.
+struct AxisUnit {
+  IterKind kind;
+  int64_t elements;
+};
+
+std::optional<AxisUnit> axisUnit(StringRef axis, trn::MemorySpace space,
+                                 int64_t pitch, int64_t bankElements) {
+  if (space == trn::MemorySpace::HBM)
+    return axis == kDefaultAxis ? std::optional(AxisUnit{IterKind::Memory, 1})
+                                : std::nullopt;
+  if (axis == "P")
+    return AxisUnit{IterKind::Partition, pitch};
+  if (axis == "F")
+    return AxisUnit{IterKind::Free, 1};
+  if (axis == "Bank" && space == trn::MemorySpace::PSUM)
+    return AxisUnit{IterKind::Bank, bankElements};
+  return std::nullopt;
+}
+
+std::optional<trn::MemorySpace> trnSpace(MemorySpace space) {
+  switch (space) {
+  case MemorySpace::SBuf:
+    return trn::MemorySpace::SBUF;
+  case MemorySpace::PSum:
+    return trn::MemorySpace::PSUM;
+  case MemorySpace::HBM:
+    return trn::MemorySpace::HBM;
+  default:
+    return std::nullopt;
+  }
+}
+
+Result<TileLayout> plainLayout(BufferType type) {
+  Layout layout = type.getLayout();
+  if (layout.effectiveSwizzle())
+    return fail("its layout " + layout.tile().str() +
+                " is swizzled; SBUF and PSUM have no swizzle");
+  if (layout.tile().replicaCount() > 1)
+    return fail("its layout " + layout.tile().str() +
+                " has replicas; a trn buffer holds each element once");
+  for (const Iter &it : layout.tile().shard())
+    if (it.stride < 0)
+      return fail("its layout " + layout.tile().str() +
+                  " has a negative stride");
+  return layout.tile();
+}
+
+int64_t bankElementsOf(Type t) {
+  return trn::machine::kPsumBankBytes / elementBytes(t);
+}
+
+} // namespace
+
+Result<MemRefType> getStorageType(BufferType type) {
+  std::optional<trn::MemorySpace> space = trnSpace(type.getMemorySpace());
+  if (!space || *space == trn::MemorySpace::HBM)
+    return fail("only sbuf and psum buffers are allocated on a NeuronCore");
+  Result<TileLayout> tile = plainLayout(type);
+  if (!tile)
+    return tile.takeFailure();
+  const Coord &o = tile->offset();
+  int64_t partitions = tile->span("P") + o.get("P");
+  int64_t free = tile->span("F") + o.get("F");
+  bool banked = tile->span("Bank") > 1 || o.get("Bank") > 0;
+  if (banked) {
+    int64_t bank = bankElementsOf(type.getElementType());
+    if (free > bank)
+      return fail("its F span (" + std::to_string(free) +
+                  " elements) is more than one PSUM bank (" +
+                  std::to_string(bank) + ") while it also uses Bank");
+    free = (tile->span("Bank") + o.get("Bank")) * bank;
+  }
+  return trn::getTileType({partitions, free}, type.getElementType(), *space);
+}
+
+/// The storage of an axe.alloc: one cast of it to its tile type, made right
+/// after it, which convert-axe-to-trn replaces by the trn.alloc.
+static Value allocStorage(AllocOp alloc, MemRefType type) {
+  Value buffer = alloc.getResult();
+  for (Operation *user : buffer.getUsers())
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(user))
+      if (cast->getResultTypes() == TypeRange(type))
+        return cast.getResult(0);
+  OpBuilder b(alloc->getContext());
+  b.setInsertionPointAfter(alloc);
+  return UnrealizedConversionCastOp::create(b, alloc.getLoc(), type, buffer)
+      .getResult(0);
+}
+
+/// Adds `sum(values[axis] * unit(axis))` over the entries of `c`.
+static Result<Value> coordOffset(OpBuilder &b, Location loc,
+                                 const CoordValue &c, trn::MemorySpace space,
+                                 int64_t pitch, int64_t bank, Value acc) {
+  for (const auto &[axis, v] : c.entries()) {
+    std::optional<AxisUnit> unit = axisUnit(axis, space, pitch, bank);
+    if (!unit)
+      return fail("a slice start moves it along axis " + axis);
+    acc = addIndex(b, loc, acc, mulIndex(b, loc, v, unit->elements));
+  }
+  return acc;
+}
+
+Result<TrnOperand> analyzeOperand(Value buffer) {
+  auto type = cast<BufferType>(buffer.getType());
+  std::optional<trn::MemorySpace> space = trnSpace(type.getMemorySpace());
+  if (!space)
+    return fail("it is in " +
+                stringifyMemorySpace(type.getMemorySpace()).str() +
+                "; a NeuronCore has hbm, sbuf and psum");
+  Result<TileLayout> tile = plainLayout(type);
+  if (!tile)
+    return tile.takeFailure();
+  Result<BufferChain> chain = walkBufferChain(buffer);
+  if (!chain)
+    return chain.takeFailure();
+
+  TrnOperand op;
+  op.buffer = buffer;
+  op.root = chain->root;
+  op.space = *space;
+  op.elementType = type.getElementType();
+  op.shape.assign(type.getShape().begin(), type.getShape().end());
+  int64_t bank = bankElementsOf(op.elementType);
+  if (auto alloc = dyn_cast<AllocOp>(op.root)) {
+    Result<MemRefType> storage =
+        getStorageType(cast<BufferType>(alloc.getResult().getType()));
+    if (!storage)
+      return storage.takeFailure();
+    op.pitch = storage->getDimSize(1);
+  } else {
+    auto view = cast<ViewOp>(op.root);
+    if (op.space != trn::MemorySpace::HBM)
+      return fail("an axe.view is in hbm on a NeuronCore");
+    auto source = cast<MemRefType>(view.getSource().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(source.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return fail("the memref it views has no static strides and offset");
+    op.staticOffset = offset;
+    for (auto [ofr, stride] : llvm::zip(view.getMixedOffsets(), strides))
+      if (std::optional<int64_t> c = getConstantIntValue(ofr))
+        op.staticOffset += *c * stride;
+  }
+  // The static part of the layout's offset (static slice starts).
+  for (const auto &[axis, v] : tile->offset().entries()) {
+    std::optional<AxisUnit> unit = axisUnit(axis, op.space, op.pitch, bank);
+    if (!unit)
+      return fail("its layout is offset on axis " + axis);
+    op.staticOffset += v * unit->elements;
+  }
+  Result<GroupedLayout> grouped = group(*tile, op.shape);
+  if (!grouped)
+    return grouped.takeFailure();
+  for (unsigned d = 0; d < op.shape.size(); ++d) {
+    SmallVector<StorageIter, 2> iters;
+    for (const Iter &it : grouped->block(d)) {
+      if (it.extent == 1)
+        continue;
+      std::optional<AxisUnit> unit =
+          axisUnit(it.axis, op.space, op.pitch, bank);
+      if (!unit)
+        return fail("its layout places dim " + std::to_string(d) + " on axis " +
+                    it.axis + ", which " +
+                    trn::stringifyMemorySpace(op.space).str() + " lacks");
+      iters.push_back({it.extent, it.stride * unit->elements, unit->kind});
+    }
+    op.dims.push_back(std::move(iters));
+  }
+  return op;
+}
+
+LogicalResult materialize(OpBuilder &b, Location loc, TrnOperand &op) {
+  Value acc;
+  if (auto alloc = dyn_cast<AllocOp>(op.root)) {
+    op.base = allocStorage(
+        alloc, *getStorageType(cast<BufferType>(alloc.getResult().getType())));
+  } else {
+    auto view = cast<ViewOp>(op.root);
+    auto source = cast<MemRefType>(view.getSource().getType());
+    auto hbm = trn::getTileType({1}, op.elementType, trn::MemorySpace::HBM);
+    auto castType = MemRefType::get(source.getShape(), source.getElementType(),
+                                    source.getLayout(), hbm.getMemorySpace());
+    op.base =
+        memref::MemorySpaceCastOp::create(b, loc, castType, view.getSource());
+    SmallVector<int64_t> strides;
+    int64_t unused;
+    (void)source.getStridesAndOffset(strides, unused);
+    for (auto [ofr, stride] : llvm::zip(view.getMixedOffsets(), strides))
+      if (auto v = dyn_cast<Value>(ofr))
+        acc = addIndex(b, loc, acc, mulIndex(b, loc, v, stride));
+  }
+  // Run-time slice starts.
+  Result<BufferRef> ref = resolveBuffer(b, loc, op.buffer);
+  if (!ref)
+    return failure();
+  Result<Value> offset = coordOffset(b, loc, ref->offset, op.space, op.pitch,
+                                     bankElementsOf(op.elementType), acc);
+  if (!offset)
+    return failure();
+  op.offset = addIndex(b, loc, *offset, indexConstant(b, loc, op.staticOffset));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Iteration spaces
+//===----------------------------------------------------------------------===//
+
+Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
+                               ArrayRef<const TrnOperand *> operands,
+                               ArrayRef<SmallVector<int, 4>> dimOf) {
+  OpSpace space;
+  space.numOperands = operands.size();
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    // Every operand's digit boundaries (products of its inner iters).
+    std::set<int64_t> bounds = {1, shape[d]};
+    for (auto [k, op] : llvm::enumerate(operands))
+      for (auto [ld, sd] : llvm::enumerate(dimOf[k])) {
+        if (sd != int(d))
+          continue;
+        int64_t p = 1;
+        for (const StorageIter &it : llvm::reverse(op->dims[ld]))
+          bounds.insert(p *= it.extent);
+      }
+    SmallVector<int64_t> b(bounds.begin(), bounds.end());
+    for (size_t i = 0; i + 1 < b.size(); ++i)
+      if (b[i + 1] % b[i] != 0)
+        return fail("the operands split dim " + std::to_string(d) +
+                    " (extent " + std::to_string(shape[d]) +
+                    ") into iters that do not refine each other (" +
+                    std::to_string(b[i]) + " does not divide " +
+                    std::to_string(b[i + 1]) + ")");
+    // Refined iters, outermost first.
+    for (size_t i = b.size() - 1; i > 0; --i) {
+      SpaceIter s;
+      s.dim = d;
+      s.extent = b[i] / b[i - 1];
+      int64_t inner = b[i - 1];
+      for (auto [k, op] : llvm::enumerate(operands)) {
+        std::optional<StorageIter> at;
+        for (auto [ld, sd] : llvm::enumerate(dimOf[k])) {
+          if (sd != int(d))
+            continue;
+          int64_t lo = 1;
+          for (const StorageIter &it : llvm::reverse(op->dims[ld])) {
+            if (inner >= lo && inner < lo * it.extent)
+              at = StorageIter{s.extent, it.stride * (inner / lo), it.kind};
+            lo *= it.extent;
+          }
+        }
+        s.at.push_back(at);
+      }
+      space.spaceIters.push_back(std::move(s));
+    }
+  }
+  // Merge neighbours that every operand walks contiguously.
+  for (size_t i = 0; i + 1 < space.spaceIters.size();) {
+    SpaceIter &outer = space.spaceIters[i], &inner = space.spaceIters[i + 1];
+    bool mergeable = outer.dim == inner.dim;
+    for (size_t k = 0; mergeable && k < operands.size(); ++k) {
+      const auto &o = outer.at[k], &n = inner.at[k];
+      mergeable = (!o && !n) || (o && n && o->kind == n->kind &&
+                                 o->stride == n->stride * inner.extent);
+    }
+    if (!mergeable) {
+      ++i;
+      continue;
+    }
+    inner.extent *= outer.extent;
+    for (auto &at : inner.at)
+      if (at)
+        at->extent = inner.extent;
+    space.spaceIters.erase(space.spaceIters.begin() + i);
+  }
+  return space;
+}
+
+SmallVector<unsigned, 2> OpSpace::itersOfKind(unsigned k, IterKind kind) const {
+  SmallVector<unsigned, 2> found;
+  for (auto [i, s] : llvm::enumerate(spaceIters))
+    if (s.at[k] && s.at[k]->kind == kind)
+      found.push_back(i);
+  return found;
+}
+
+void OpSpace::split(unsigned i, int64_t inner) {
+  SpaceIter outer = spaceIters[i];
+  outer.extent /= inner;
+  SpaceIter in = spaceIters[i];
+  in.extent = inner;
+  for (size_t k = 0; k < outer.at.size(); ++k) {
+    if (!outer.at[k])
+      continue;
+    outer.at[k]->extent = outer.extent;
+    outer.at[k]->stride *= inner;
+    in.at[k]->extent = inner;
+  }
+  spaceIters[i] = in;
+  spaceIters.insert(spaceIters.begin() + i, outer);
+}
+
+Value OpSpace::view(OpBuilder &b, Location loc, const TrnOperand &op,
+                    unsigned k, ArrayRef<unsigned> viewIters, Value loopOffset,
+                    bool unitFreeDim) const {
+  SmallVector<int64_t> sizes, strides;
+  bool leading = !viewIters.empty() && spaceIters[viewIters[0]].at[k] &&
+                 spaceIters[viewIters[0]].at[k]->kind == IterKind::Partition;
+  if (op.onChip() && !leading) {
+    sizes.push_back(1);
+    strides.push_back(op.pitch);
+  }
+  for (unsigned i : viewIters) {
+    sizes.push_back(spaceIters[i].extent);
+    strides.push_back(spaceIters[i].at[k] ? spaceIters[i].at[k]->stride : 0);
+  }
+  if (sizes.empty() || unitFreeDim) {
+    sizes.push_back(1);
+    strides.push_back(1);
+  }
+  Value offset = addIndex(b, loc, op.offset, loopOffset);
+  std::optional<int64_t> constant = getConstantIntValue(offset);
+  auto baseType = cast<MemRefType>(op.base.getType());
+  auto layout = StridedLayoutAttr::get(
+      b.getContext(), constant ? *constant : ShapedType::kDynamic, strides);
+  auto type =
+      MemRefType::get(sizes, op.elementType, layout, baseType.getMemorySpace());
+  OpFoldResult ofr =
+      constant ? OpFoldResult(b.getIndexAttr(*constant)) : OpFoldResult(offset);
+  return memref::ReinterpretCastOp::create(
+      b, loc, type, op.base, ofr, getAsIndexOpFoldResult(b.getContext(), sizes),
+      getAsIndexOpFoldResult(b.getContext(), strides));
+}
+
+void emitSpaceLoops(
+    OpBuilder &b, Location loc, const OpSpace &space,
+    ArrayRef<unsigned> loopIters,
+    function_ref<void(OpBuilder &, ArrayRef<Value>, ArrayRef<Value>)> body) {
+  unsigned n = space.getNumOperands();
+  SmallVector<Value> offsets(n), ivs;
+  std::function<void(OpBuilder &, unsigned)> nest = [&](OpBuilder &ib,
+                                                        unsigned depth) {
+    if (depth == loopIters.size())
+      return body(ib, offsets, ivs);
+    const SpaceIter &it = space.iter(loopIters[depth]);
+    auto loop = scf::ForOp::create(ib, loc, indexConstant(ib, loc, 0),
+                                   indexConstant(ib, loc, it.extent),
+                                   indexConstant(ib, loc, 1));
+    OpBuilder::InsertionGuard guard(ib);
+    ib.setInsertionPointToStart(loop.getBody());
+    Value iv = loop.getInductionVar();
+    SmallVector<Value> saved = offsets;
+    for (unsigned k = 0; k < n; ++k)
+      if (it.at[k])
+        offsets[k] = addIndex(ib, loc, offsets[k],
+                              mulIndex(ib, loc, iv, it.at[k]->stride));
+    ivs.push_back(iv);
+    nest(ib, depth + 1);
+    ivs.pop_back();
+    offsets = saved;
+  };
+  nest(b, 0);
+}
+
+Value allocTemp(OpBuilder &b, Location loc, int64_t partitions,
+                ArrayRef<int64_t> free, Type elementType,
+                trn::MemorySpace space) {
+  SmallVector<int64_t> shape = {partitions};
+  shape.append(free.begin(), free.end());
+  return trn::AllocOp::create(b, loc,
+                              trn::getTileType(shape, elementType, space));
+}
+
+} // namespace axe::trnconv

@@ -1,0 +1,42 @@
+//===- TrnSchedules.h - The trn backend's schedules -------------*- C++ -*-===//
+
+#ifndef AXE_LIB_CONVERSION_AXETOTRN_TRNSCHEDULES_H
+#define AXE_LIB_CONVERSION_AXETOTRN_TRNSCHEDULES_H
+
+#include "TrnOperands.h"
+
+#include "axe/Codegen/Schedule.h"
+
+#include <optional>
+#include <string>
+
+namespace axe::trnconv {
+
+/// An operator's buffer operands and their common iteration space.
+struct OperandSet {
+  llvm::SmallVector<TrnOperand, 4> ops;
+  OpSpace space;
+};
+
+Result<OperandSet>
+analyzeOperands(llvm::ArrayRef<mlir::Value> buffers,
+                llvm::ArrayRef<int64_t> shape,
+                llvm::ArrayRef<llvm::SmallVector<int, 4>> dimOf);
+mlir::LogicalResult materializeAll(mlir::OpBuilder &b, mlir::Location loc,
+                                   OperandSet &set);
+llvm::SmallVector<int, 4> identityDims(unsigned rank);
+/// Why the op's scope does not run on a NeuronCore, if it does not.
+std::optional<std::string> checkScope(mlir::Operation *op);
+/// Operand k's iters, e.g. "[128@P (dim 1), 512@F (dim 0)]".
+std::string describe(const OpSpace &space, unsigned k);
+
+Schedule makeTrnSchedule(llvm::StringRef name, llvm::StringRef opName,
+                         int priority, llvm::StringRef summary,
+                         Schedule::MatchFn match, Schedule::RewriteFn rewrite);
+
+void addTrnSchedules(ScheduleRegistry &registry);
+void addTrnElementwiseSchedules(ScheduleRegistry &registry);
+
+} // namespace axe::trnconv
+
+#endif // AXE_LIB_CONVERSION_AXETOTRN_TRNSCHEDULES_H

@@ -1,0 +1,185 @@
+//===- MultiBuffer.cpp - Rotating loop tiles through several buffers ------===//
+//
+// trn-multi-buffer: a tile refilled at the top of every iteration of a
+// loop gets `buffers` slots, iteration i using slot i mod buffers, so the
+// writes of iteration i + 1 do not wait for the reads of iteration i. The
+// simulator (and the hardware's semaphores) see disjoint regions and
+// overlap them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Dialect/Trn/IR/TrnOps.h"
+#include "axe/Dialect/Trn/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+
+namespace axe::trn {
+#define GEN_PASS_DEF_TRNMULTIBUFFER
+#include "axe/Dialect/Trn/Transforms/Passes.h.inc"
+} // namespace axe::trn
+
+using namespace mlir;
+using namespace axe;
+using namespace axe::trn;
+namespace machine = axe::trn::machine;
+
+namespace {
+
+int64_t bytesPerPartition(MemRefType type) {
+  int64_t free = 1;
+  for (int64_t d : type.getShape().drop_front())
+    free *= d;
+  return free * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// The innermost scf.for that contains every op in `users`.
+scf::ForOp commonLoop(ArrayRef<Operation *> users) {
+  for (auto loop = users.front()->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (llvm::all_of(users,
+                     [&](Operation *u) { return loop->isProperAncestor(u); }))
+      return loop;
+  return {};
+}
+
+/// Whether `op` only writes `view` (it reads no operand that is a view of
+/// the same tile, and a matmul overwrites rather than accumulates).
+bool onlyWrites(Operation *op, Value view, ArrayRef<Value> views) {
+  if (auto mm = dyn_cast<MatmulOp>(op))
+    if (!mm.getStart())
+      return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  bool writes = false;
+  for (const auto &e : list) {
+    Value v = e.getValue();
+    if (!v || !llvm::is_contained(views, v))
+      continue;
+    if (isa<MemoryEffects::Read>(e.getEffect()))
+      return false;
+    writes |= v == view && isa<MemoryEffects::Write>(e.getEffect());
+  }
+  return writes;
+}
+
+struct TrnMultiBufferPass
+    : public axe::trn::impl::TrnMultiBufferBase<TrnMultiBufferPass> {
+  using TrnMultiBufferBase::TrnMultiBufferBase;
+
+  void runOnOperation() override {
+    if (buffers < 2)
+      return;
+    SmallVector<AllocOp> allocs;
+    getOperation().walk([&](AllocOp a) { allocs.push_back(a); });
+    for (AllocOp alloc : allocs)
+      if (rotate(alloc))
+        ++numRotated;
+  }
+
+  bool rotate(AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (type.getRank() != 2 || alloc->hasAttr("trn_sim.buffers"))
+      return false;
+    std::optional<MemorySpace> space = getMemorySpace(type);
+    int64_t capacity = space == MemorySpace::PSUM
+                           ? machine::kPsumBytesPerPartition
+                           : machine::kSbufBytesPerPartition;
+    if (bytesPerPartition(type) * buffers * 4 > capacity)
+      return false;
+    SmallVector<memref::ReinterpretCastOp> casts;
+    SmallVector<Value> views;
+    SmallVector<Operation *> users;
+    for (Operation *user : alloc->getUsers()) {
+      auto cast = dyn_cast<memref::ReinterpretCastOp>(user);
+      if (!cast)
+        return false;
+      casts.push_back(cast);
+      views.push_back(cast.getResult());
+      for (Operation *u : cast->getUsers())
+        users.push_back(u);
+    }
+    if (users.empty())
+      return false;
+    scf::ForOp loop = commonLoop(users);
+    if (!loop || loop->isAncestor(alloc))
+      return false;
+    // The first op of an iteration that touches the tile writes all of it.
+    Operation *first = nullptr;
+    loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (first || !llvm::is_contained(users, op))
+        return;
+      first = op;
+    });
+    if (!first || first->getBlock() != loop.getBody())
+      return false;
+    auto view = llvm::find_if(views, [&](Value v) {
+      return llvm::is_contained(first->getOperands(), v);
+    });
+    if (cast<MemRefType>(view->getType()).getNumElements() !=
+            type.getNumElements() ||
+        !onlyWrites(first, *view, views))
+      return false;
+
+    // Widen the tile and move every view to its iteration's slot.
+    int64_t free = type.getDimSize(1);
+    OpBuilder b(alloc);
+    auto wide = MemRefType::get({type.getDimSize(0), free * buffers},
+                                type.getElementType(), AffineMap(),
+                                type.getMemorySpace());
+    alloc.getResult().setType(wide);
+    b.setInsertionPointToStart(loop.getBody());
+    Location loc = loop.getLoc();
+    Value step = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                              loop.getLowerBound()),
+        loop.getStep());
+    Value slot = arith::RemUIOp::create(
+        b, loc, step, arith::ConstantIndexOp::create(b, loc, buffers));
+    Value shift = arith::MulIOp::create(
+        b, loc, slot, arith::ConstantIndexOp::create(b, loc, free));
+    // A partition is now `buffers` times longer: partition strides and the
+    // partition part of each offset scale with it.
+    int64_t pitch = free * buffers;
+    for (memref::ReinterpretCastOp rc : casts) {
+      b.setInsertionPoint(rc);
+      Location at = rc.getLoc();
+      Value offset =
+          getValueOrCreateConstantIndexOp(b, at, rc.getMixedOffsets().front());
+      Value freeSize = arith::ConstantIndexOp::create(b, at, free);
+      Value partition = arith::DivUIOp::create(b, at, offset, freeSize);
+      Value within = arith::RemUIOp::create(b, at, offset, freeSize);
+      Value moved = arith::AddIOp::create(
+          b, at,
+          arith::MulIOp::create(b, at, partition,
+                                arith::ConstantIndexOp::create(b, at, pitch)),
+          arith::AddIOp::create(b, at, within, shift));
+      SmallVector<int64_t> strides;
+      for (int64_t s :
+           cast<StridedLayoutAttr>(rc.getType().getLayout()).getStrides())
+        strides.push_back(s >= free ? s / free * pitch : s);
+      MemRefType result = rc.getType();
+      auto dynamic = MemRefType::get(
+          result.getShape(), result.getElementType(),
+          StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides),
+          result.getMemorySpace());
+      auto slotView = memref::ReinterpretCastOp::create(
+          b, at, dynamic, rc.getSource(), OpFoldResult(moved),
+          rc.getMixedSizes(), getAsIndexOpFoldResult(b.getContext(), strides));
+      rc.getResult().replaceAllUsesWith(slotView.getResult());
+      rc.erase();
+    }
+    return true;
+  }
+};
+
+} // namespace
