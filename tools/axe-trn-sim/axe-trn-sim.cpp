@@ -163,25 +163,30 @@ static bool writeFile(StringRef path, StringRef text) {
   return true;
 }
 
+/// The function to simulate: the one named, else the only one, else the
+/// only trn.kernel (axe-to-trn's output also holds its host functions).
 static FailureOr<func::FuncOp> findKernel(ModuleOp module) {
-  func::FuncOp found;
-  int count = 0;
+  SmallVector<func::FuncOp> all, kernels;
   for (auto f : module.getOps<func::FuncOp>()) {
     if (f.isExternal())
       continue;
-    if (!kernelName.empty() ? f.getName() == kernelName : ++count == 1)
-      found = f;
+    if (!kernelName.empty() && f.getName() == kernelName)
+      return f;
+    all.push_back(f);
+    if (f->hasAttr("trn.kernel"))
+      kernels.push_back(f);
   }
-  if (!kernelName.empty() && !found) {
+  if (!kernelName.empty()) {
     fail("no func.func named '" + kernelName + "'");
     return failure();
   }
-  if (kernelName.empty() && count != 1) {
-    fail(count ? "several functions: name one with --kernel=NAME"
-               : "no function to simulate");
-    return failure();
-  }
-  return found;
+  if (all.size() == 1)
+    return all.front();
+  if (kernels.size() == 1)
+    return kernels.front();
+  fail(all.empty() ? "no function to simulate"
+                   : "several functions: name one with --kernel=NAME");
+  return failure();
 }
 
 /// Relative tolerance of a checked output of type `t`: a few units in the

@@ -101,8 +101,17 @@ struct Captures {
 FailureOr<Captures> captures(KernelOp kernel) {
   SetVector<Value> used;
   getUsedValuesDefinedAbove(kernel.getBody(), used);
+  // The function's own arguments come first, in their order, so the kernel
+  // takes its operands as the host function does.
+  SmallVector<Value> ordered(used.begin(), used.end());
+  llvm::stable_sort(ordered, [](Value a, Value b) {
+    auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+    if (argA && argB)
+      return argA.getArgNumber() < argB.getArgNumber();
+    return argA && !argB;
+  });
   Captures c;
-  for (Value v : used) {
+  for (Value v : ordered) {
     if (isa<MemRefType>(v.getType())) {
       c.memrefs.push_back(v);
       continue;
