@@ -1271,8 +1271,10 @@ FailureOr<SimResult> Interpreter::run() {
              << " must be a static identity-layout memref in #trn.space<hbm>"
              << " or a strided view of one";
     int id = newBuffer(nameOf(arg), type);
-    if (options.numerics && options.inputs) {
-      const std::vector<double> &in = (*options.inputs)[arg.getArgNumber()];
+    const std::vector<double> *given =
+        options.inputs ? &(*options.inputs)[arg.getArgNumber()] : nullptr;
+    if (options.numerics && given && !given->empty()) {
+      const std::vector<double> &in = *given;
       if (in.size() != buffers[id].data.size())
         return kernel.emitError("trn-sim: ")
                << in.size() << " input values for kernel argument "

@@ -50,6 +50,6 @@ func.func @takes_args(%x: i32) {
 
 // RESULT: axe-trn-sim: -entry-point-result=i32 is not supported: host mode runs an entry point that returns nothing (-entry-point-result=void)
 // MISSING: axe-trn-sim: no host function 'missing' to run (-e)
-// KERNELMODE: axe-trn-sim: --kernel, --check-matmul and --print-arg are for kernel mode, not -e
+// KERNELMODE: axe-trn-sim: --kernel, --check-matmul, --print-arg and --input are for kernel mode, not -e
 // NEEDE: axe-trn-sim: -entry-point-result, -shared-libs and --launch-summary need -e (host mode)
 // NOLIB: axe-trn-sim: cannot load {{.*}}.nope.so

@@ -44,6 +44,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -93,6 +94,11 @@ static cl::opt<double> relTol("rtol",
 static cl::opt<double> absTol("atol",
                               cl::desc("absolute tolerance (default 1e-5 * K)"),
                               cl::init(-1), cl::cat(cat));
+static cl::list<std::string> inputFiles(
+    "input",
+    cl::desc("N=FILE: argument N's initial values, whitespace-separated "
+             "numbers in row-major order (the others stay seeded)"),
+    cl::cat(cat));
 static cl::list<unsigned>
     printArgs("print-arg", cl::desc("print argument N's values after the run"),
               cl::cat(cat));
@@ -149,6 +155,40 @@ static void keepSourceNames(ModuleOp module, const AsmParserState &state) {
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "axe-trn-sim: " << message << "\n";
   return 1;
+}
+
+/// Reads the --input files into one vector per kernel argument (empty for
+/// the arguments none names).
+static bool readInputs(func::FuncOp kernel,
+                       std::vector<std::vector<double>> &inputs) {
+  inputs.assign(kernel.getNumArguments(), {});
+  for (StringRef spec : inputFiles) {
+    auto [index, path] = spec.split('=');
+    unsigned n;
+    if (path.empty() || index.getAsInteger(10, n) ||
+        n >= kernel.getNumArguments())
+      return fail("--input " + spec + ": expected N=FILE with N below " +
+                  llvm::Twine(kernel.getNumArguments())),
+             false;
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer)
+      return fail("--input " + spec + ": " + buffer.getError().message()),
+             false;
+    SmallVector<StringRef> words;
+    (*buffer)->getBuffer().split(words, ' ', -1, false);
+    for (StringRef line : words)
+      for (StringRef word : llvm::split(line, '\n')) {
+        word = word.trim();
+        if (word.empty())
+          continue;
+        double v;
+        if (word.getAsDouble(v))
+          return fail("--input " + spec + ": '" + word + "' is not a number"),
+                 false;
+        inputs[n].push_back(v);
+      }
+  }
+  return true;
 }
 
 static bool writeFile(StringRef path, StringRef text) {
@@ -266,9 +306,11 @@ static bool checkHostOptions() {
     return !fail("-entry-point-result=" + entryPointResult +
                  " is not supported: host mode runs an entry point that "
                  "returns nothing (-entry-point-result=void)");
-  if (!kernelName.empty() || checkMatmul || !printArgs.empty())
-    return !fail("--kernel, --check-matmul and --print-arg are for kernel "
-                 "mode, not -e: the host calls the kernels and checks them");
+  if (!kernelName.empty() || checkMatmul || !printArgs.empty() ||
+      !inputFiles.empty())
+    return !fail("--kernel, --check-matmul, --print-arg and --input are for "
+                 "kernel mode, not -e: the host calls the kernels and checks "
+                 "them");
   return true;
 }
 
@@ -348,6 +390,14 @@ int main(int argc, char **argv) {
   FailureOr<func::FuncOp> kernel = findKernel(*module);
   if (failed(kernel))
     return 1;
+  std::vector<std::vector<double>> inputs;
+  if (!inputFiles.empty()) {
+    if (timingOnly)
+      return fail("--input needs values: drop --timing-only");
+    if (!readInputs(*kernel, inputs))
+      return 1;
+    options.inputs = &inputs;
+  }
   FailureOr<SimResult> result = simulate(*kernel, options);
   if (failed(result))
     return 1;

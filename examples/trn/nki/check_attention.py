@@ -11,20 +11,26 @@ is a fraction of the largest |reference| element of each row; a wrong mask, a mi
 KV tile or an unscaled score is off by far more.
 
     check_attention.py --sim build/bin/axe-trn-sim K.mlir [--causal]
+        [--band KV_TILE]
+
+--band gives the kernel's fifth argument the causal band mask of
+examples/trn/flash_attention.py (the axe kernel's causal form).
 
 Prints 'attention mismatches: N of M' and exits 1 when N > 0.
 """
 import argparse
 import math
 import operator
+import os
 import subprocess
 import sys
+import tempfile
 
 
-def run(sim, kernel, seed):
+def run(sim, kernel, seed, extra=()):
     out = subprocess.run(
         [sim, kernel, "--seed=%d" % seed] +
-        ["--print-arg=%d" % i for i in range(4)],
+        ["--print-arg=%d" % i for i in range(4)] + list(extra),
         check=True, capture_output=True, text=True).stdout
     args = {}
     for line in out.splitlines():
@@ -60,10 +66,23 @@ def main():
     ap.add_argument("--d", type=int, required=True)
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--band", type=int, default=0,
+                    help="KV tile of an axe causal kernel: pass its band mask "
+                         "as argument 4")
     ap.add_argument("--tolerance", type=float, default=0.03,
                     help="allowed error, as a fraction of the row's max |reference|")
     args = ap.parse_args()
-    q, k, v, o = run(args.sim, args.kernel, args.seed)
+    extra = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.band:
+            sys.path.insert(0, os.path.join(os.path.dirname(
+                os.path.abspath(__file__)), ".."))
+            from flash_attention import band_mask
+            path = os.path.join(tmp, "band.txt")
+            with open(path, "w") as f:
+                f.write(" ".join(repr(x) for x in band_mask(args.band)))
+            extra.append("--input=4=" + path)
+        q, k, v, o = run(args.sim, args.kernel, args.seed, extra)
     seq, d = args.seq, args.d
     if len(q) != d * seq or len(o) != seq * d:
         print("argument sizes do not match --seq/--d", file=sys.stderr)

@@ -35,7 +35,9 @@ struct SimOptions {
   uint64_t seed = 1;
   /// The kernel arguments' initial values instead (row-major, one vector
   /// per argument, each of the argument's element count): axe-trn-sim's
-  /// host mode passes the host's data. Rounded to the element types.
+  /// host mode passes the host's data; `--input` some of them. Rounded to
+  /// the element types. An empty vector keeps that argument's seeded
+  /// values.
   const std::vector<std::vector<double>> *inputs = nullptr;
   /// Keep one trace event per instruction.
   bool trace = false;
