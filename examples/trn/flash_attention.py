@@ -19,9 +19,10 @@ KV tiles wholly after the q tile are skipped by the loop bound.
 """
 import argparse
 import math
+import re
 
 
-def emit(seq, d, kv, causal, name):
+def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1):
     sub = kv // 128
     band = 2 * kv
     L = []
@@ -34,13 +35,27 @@ def emit(seq, d, kv, causal, name):
     w('#hO = #axe.layout<S[(128, %d) : (%d, 1)]>' % (d, d))
     w('#sQ = #axe.layout<S[(%d, 128) : (1@P, 1@F)]>' % d)
     w('#sK = #axe.layout<S[(%d, %d) : (1@P, 1@F)]>' % (d, kv))
-    w('#pS = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % kv)
+    if kv > 512:
+        # More than one PSUM bank of f32: the columns go over banks.
+        w('#pS = #axe.layout<S[(128, %d, 512) : (1@P, 1@Bank, 1@F)]>'
+          % (kv // 512))
+    else:
+        w('#pS = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % kv)
     w('#rowP = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % kv)
     w('#col = #axe.layout<S[(128, 1) : (1@P, 1@F)]>')
     w('#acc = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % d)
-    w('#pT = #axe.layout<S[(128, 128) : (1@F, 1@P)]>')
-    w('#pj = #axe.layout<S[(128, 128) : (1@P, 1@F)]>')
-    w('#sV = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % d)
+    w('#pTall = #axe.layout<S[(128, %d, 128) : (1@F, 128@F, 1@P)]>'
+      % (kv // 128))
+    w('#hVall = #axe.layout<S[(%d, %d) : (%d, 1)]>' % (kv, d, d))
+    w('#sVall = #axe.layout<S[(%d, 128, %d) : (%d@F, 1@P, 1@F)]>'
+      % (kv // 128, d, d))
+    nq = seq // 128
+    if kv_outer:
+        w('#hQall = #axe.layout<S[(%d, %d) : (%d, 1)]>' % (d, seq, seq))
+        w('#sQall = #axe.layout<S[(%d, %d) : (1@P, 1@F)]>' % (d, seq))
+        w('#accAll = #axe.layout<S[(%d, 128, %d) : (%d@F, 1@P, 1@F)]>'
+          % (nq, d, d))
+        w('#colAll = #axe.layout<S[(%d, 128) : (1@F, 1@P)]>' % nq)
     if causal:
         w('#hM = #axe.layout<S[(128, %d) : (%d, 1)]>' % (band, band))
         w('#sM = #axe.layout<S[(128, %d) : (1@P, 1@F)]>' % band)
@@ -55,23 +70,37 @@ def emit(seq, d, kv, causal, name):
     if causal:
         args += ', %%mask: memref<128x%dxf32>' % band
     w('  func.func @%s(%s) {' % (name, args))
-    for c in sorted({0, 1, sub, 128, kv, seq}):
+    for c in sorted({0, 1, sub, 128, kv, seq} |
+                    {128 * u for u in range(1, interleave + 1)}):
         w('    %%c%d = arith.constant %d : index' % (c, c))
     w('    %zero = arith.constant 0.0 : f32')
     w('    %ninf = arith.constant -3.0e+38 : f32')
     w('    %%scale = arith.constant %.9e : f32' % (1 / math.sqrt(d)))
     w('    axe.kernel {')
-    w('      %%sq = axe.alloc : %s' % S('%dx128x%s' % (d, bf), '#sQ', 'sbuf'))
+    if kv_outer:
+        w('      %%sqall = axe.alloc : %s'
+          % S('%dx%dx%s' % (d, seq, bf), '#sQall', 'sbuf'))
+        w('      %%accall = axe.alloc : %s'
+          % S('%dx%dxf32' % (seq, d), '#accAll', 'sbuf'))
+        w('      %%mall = axe.alloc : %s' % S('%dx1xf32' % seq, '#colAll', 'sbuf'))
+        w('      %%lall = axe.alloc : %s' % S('%dx1xf32' % seq, '#colAll', 'sbuf'))
+    else:
+        w('      %%sq = axe.alloc : %s' % S('%dx128x%s' % (d, bf), '#sQ', 'sbuf'))
     w('      %%sk = axe.alloc : %s' % S('%dx%dx%s' % (d, kv, bf), '#sK', 'sbuf'))
-    w('      %%sv = axe.alloc : %s' % S('128x%dx%s' % (d, bf), '#sV', 'sbuf'))
-    w('      %%s = axe.alloc : %s' % S('128x%dxf32' % kv, '#pS', 'psum'))
-    w('      %%p = axe.alloc : %s' % S('128x%dx%s' % (kv, bf), '#rowP', 'sbuf'))
-    w('      %%p32 = axe.alloc : %s' % S('128x%dxf32' % kv, '#rowP', 'sbuf'))
-    w('      %%pt = axe.alloc : %s' % S('128x128x%s' % bf, '#pT', 'sbuf'))
-    w('      %%pv = axe.alloc : %s' % S('128x%dxf32' % d, '#acc', 'psum'))
-    for v in ['m', 'mt', 'mn', 'a', 'l', 'ls']:
-        w('      %%%s = axe.alloc : %s' % (v, col))
-    w('      %%acc = axe.alloc : %s' % S('128x%dxf32' % d, '#acc', 'sbuf'))
+    w('      %%svall = axe.alloc : %s'
+      % S('%dx%dx%s' % (kv, d, bf), '#sVall', 'sbuf'))
+    for sfx in suffixes(interleave):
+        w('      %%s%s = axe.alloc : %s' % (sfx, S('128x%dxf32' % kv, '#pS', 'psum')))
+        w('      %%p%s = axe.alloc : %s' % (sfx, S('128x%dx%s' % (kv, bf), '#rowP', 'sbuf')))
+        w('      %%p32%s = axe.alloc : %s' % (sfx, S('128x%dxf32' % kv, '#rowP', 'sbuf')))
+        w('      %%ptall%s = axe.alloc : %s'
+          % (sfx, S('128x%dx%s' % (kv, bf), '#pTall', 'sbuf')))
+        w('      %%pv%s = axe.alloc : %s' % (sfx, S('128x%dxf32' % d, '#acc', 'psum')))
+        for v in (['mt', 'mn', 'a', 'ls'] if kv_outer
+                  else ['m', 'mt', 'mn', 'a', 'l', 'ls']):
+            w('      %%%s%s = axe.alloc : %s' % (v, sfx, col))
+    if not kv_outer:
+        w('      %%acc = axe.alloc : %s' % S('128x%dxf32' % d, '#acc', 'sbuf'))
     w('      %%out = axe.alloc : %s' % S('128x%dx%s' % (d, bf), '#acc', 'sbuf'))
     if causal:
         sm = S('128x%dxf32' % band, '#sM', 'sbuf')
@@ -80,6 +109,14 @@ def emit(seq, d, kv, causal, name):
           % (band, S('128x%dxf32' % band, '#hM', 'hbm')))
         w('      axe.copy %%hm to %%sm at cta : %s to %s'
           % (S('128x%dxf32' % band, '#hM', 'hbm'), sm))
+    if kv_outer:
+        emit_kv_outer(w, S, seq, d, kv, sub, bf, col, causal,
+                      sm if causal else None, interleave)
+        w('    }')
+        w('    return')
+        w('  }')
+        w('}')
+        return '\n'.join(L) + '\n'
     hq = S('%dx128x%s' % (d, bf), '#hQ', 'hbm')
     w('      scf.for %%qi = %%c0 to %%c%d step %%c128 {' % seq)
     w('        %%hq = axe.view %%q[0, %%qi] : memref<%dx%dx%s> -> %s'
@@ -95,12 +132,133 @@ def emit(seq, d, kv, causal, name):
         w('        scf.for %%kv = %%c0 to %%qend step %%c%d {' % kv)
     else:
         w('        scf.for %%kv = %%c0 to %%c%d step %%c%d {' % (seq, kv))
+    tile_step(w, S, seq, d, kv, sub, bf, col, acc, causal,
+              sm if causal else None, False)
+    w('        }')
+    out = S('128x%dx%s' % (d, bf), '#acc', 'sbuf')
+    w('        axe.elementwise ins(%%acc, %%l : %s, %s) outs(%%out : %s) at cta {'
+      % (acc, col, out))
+    w('        ^bb0(%x: f32, %sum: f32):')
+    w('          %y = arith.divf %x, %sum : f32')
+    w('          %h = arith.truncf %y : f32 to bf16')
+    w('          axe.yield %h : bf16')
+    w('        }')
+    ho = S('128x%dx%s' % (d, bf), '#hO', 'hbm')
+    w('        %%ho = axe.view %%o[%%qi, 0] : memref<%dx%dx%s> -> %s'
+      % (seq, d, bf, ho))
+    w('        axe.copy %%out to %%ho at cta : %s to %s' % (out, ho))
+    w('      }')
+    w('    }')
+    w('    return')
+    w('  }')
+    w('}')
+    return '\n'.join(L) + '\n'
+
+
+def emit_kv_outer(w, S, seq, d, kv, sub, bf, col, causal, sm, interleave):
+    """NKI flash_fwd's loop order: KV tiles outside, every q tile inside,
+    each q tile's running max, sum and output accumulator resident in SBUF
+    (slices of one buffer each), so consecutive q tiles are independent
+    and the engines overlap them."""
+    nq = seq // 128
+    sqall = S('%dx%dx%s' % (d, seq, bf), '#sQall', 'sbuf')
+    hqall = S('%dx%dx%s' % (d, seq, bf), '#hQall', 'hbm')
+    colall = S('%dx1xf32' % seq, '#colAll', 'sbuf')
+    accall = S('%dx%dxf32' % (seq, d), '#accAll', 'sbuf')
+    acc = S('128x%dxf32' % d, '#acc', 'sbuf')
+    w('      %%hqall = axe.view %%q[0, 0] : memref<%dx%dx%s> -> %s'
+      % (d, seq, bf, hqall))
+    w('      axe.copy %%hqall to %%sqall at cta : %s to %s' % (hqall, sqall))
+    w('      axe.fill %%mall, %%ninf at cta : %s' % colall)
+    w('      axe.fill %%lall, %%zero at cta : %s' % colall)
+    w('      axe.fill %%accall, %%zero at cta : %s' % accall)
+    w('      scf.for %%kv = %%c0 to %%c%d step %%c%d {' % (seq, kv))
+    hk = S('%dx%dx%s' % (d, kv, bf), '#hK', 'hbm')
+    sk = S('%dx%dx%s' % (d, kv, bf), '#sK', 'sbuf')
+    w('        %%hk = axe.view %%k[0, %%kv] : memref<%dx%dx%s> -> %s'
+      % (d, seq, bf, hk))
+    w('        axe.copy %%hk to %%sk at cta : %s to %s' % (hk, sk))
+    hvall = S('%dx%dx%s' % (kv, d, bf), '#hVall', 'hbm')
+    svall = S('%dx%dx%s' % (kv, d, bf), '#sVall', 'sbuf')
+    w('        %%hvall = axe.view %%v[%%kv, 0] : memref<%dx%dx%s> -> %s'
+      % (seq, d, bf, hvall))
+    w('        axe.copy %%hvall to %%svall at cta : %s to %s' % (hvall, svall))
+    # Causal: q tiles wholly before the KV tile see none of it.
+    w('        scf.for %%qi = %s to %%c%d step %%c%d {'
+      % ('%kv' if causal else '%c0', seq, 128 * interleave))
+    parts = []
+    for u, sfx in enumerate(suffixes(interleave)):
+        lines = []
+        put = lines.append
+        if u:
+            put('          %%qi%s = arith.addi %%qi, %%c%d : index' % (sfx, 128 * u))
+        put('          %%sq = axe.slice %%sqall[0, %%qi] : %s -> %s'
+            % (sqall, S('%dx128x%s' % (d, bf), '#sQ', 'sbuf')))
+        put('          %%m = axe.slice %%mall[%%qi, 0] : %s -> %s' % (colall, col))
+        put('          %%l = axe.slice %%lall[%%qi, 0] : %s -> %s' % (colall, col))
+        put('          %%acc = axe.slice %%accall[%%qi, 0] : %s -> %s'
+            % (accall, acc))
+        tile_step(put, S, seq, d, kv, sub, bf, col, acc, causal, sm, True)
+        text = rename('\n'.join(lines), sfx) if u else '\n'.join(lines)
+        if u:
+            # The first line defines %qi<sfx> from %qi itself.
+            first, rest = text.split('\n', 1)
+            text = first.replace('%%qi%s = arith.addi %%qi%s,' % (sfx, sfx),
+                                 '%%qi%s = arith.addi %%qi,' % sfx) + '\n' + rest
+        split = text.index('          axe.fill %pv')
+        parts.append((text[:split], text[split:]))
+    # Scores and softmax of every tile first, then their PV products: the
+    # engines' in-order queues then hold independent work to overlap.
+    for a, _ in parts:
+        w(a.rstrip('\n'))
+    for _, b in parts:
+        w(b.rstrip('\n'))
+    w('        }')
+    w('      }')
+    # o = acc / l, per q tile.
+    out = S('128x%dx%s' % (d, bf), '#acc', 'sbuf')
+    ho = S('128x%dx%s' % (d, bf), '#hO', 'hbm')
+    w('      scf.for %%qi = %%c0 to %%c%d step %%c128 {' % seq)
+    w('        %%l = axe.slice %%lall[%%qi, 0] : %s -> %s' % (colall, col))
+    w('        %%acc = axe.slice %%accall[%%qi, 0] : %s -> %s' % (accall, acc))
+    w('        axe.elementwise ins(%%acc, %%l : %s, %s) outs(%%out : %s) at cta {'
+      % (acc, col, out))
+    w('        ^bb0(%x: f32, %sum: f32):')
+    w('          %y = arith.divf %x, %sum : f32')
+    w('          %h = arith.truncf %y : f32 to bf16')
+    w('          axe.yield %h : bf16')
+    w('        }')
+    w('        %%ho = axe.view %%o[%%qi, 0] : memref<%dx%dx%s> -> %s'
+      % (seq, d, bf, ho))
+    w('        axe.copy %%out to %%ho at cta : %s to %s' % (out, ho))
+    w('      }')
+
+
+# The SSA names one tile step defines or reads per q tile.
+STEP_NAMES = ['s', 'p', 'p32', 'ptall', 'pv', 'mt', 'mn', 'a', 'ls', 'sc', 'sq',
+              'm', 'l', 'acc', 'sv', 'pj', 'col0', 'off', 'offc', 'start', 'mw',
+              'qi', 'j']
+
+
+def suffixes(n):
+    return [''] + ['_%d' % u for u in range(1, n)]
+
+
+def rename(text, sfx):
+    """The step's text for another q tile: its names get `sfx`."""
+    return re.sub(r'%%(%s)\b' % '|'.join(STEP_NAMES),
+                  lambda m: '%' + m.group(1) + sfx, text)
+
+
+def tile_step(w, S, seq, d, kv, sub, bf, col, acc, causal, sm, kv_outer):
+    """One q tile against one KV tile: scores, online softmax, PV."""
     hk = S('%dx%dx%s' % (d, kv, bf), '#hK', 'hbm')
     sk = S('%dx%dx%s' % (d, kv, bf), '#sK', 'sbuf')
     ps = S('128x%dxf32' % kv, '#pS', 'psum')
-    w('          %%hk = axe.view %%k[0, %%kv] : memref<%dx%dx%s> -> %s'
-      % (d, seq, bf, hk))
-    w('          axe.copy %%hk to %%sk at cta : %s to %s' % (hk, sk))
+    if not kv_outer:
+        w('          %%hk = axe.view %%k[0, %%kv] : memref<%dx%dx%s> -> %s'
+          % (d, seq, bf, hk))
+        w('          axe.copy %%hk to %%sk at cta : %s to %s' % (hk, sk))
     w('          axe.fill %%s, %%zero at cta : %s' % ps)
     w('          axe.gemm %%sq, %%sk into %%s at cta {transpose_a} : %s, %s into %s'
       % (S('%dx128x%s' % (d, bf), '#sQ', 'sbuf'), sk, ps))
@@ -156,22 +314,20 @@ def emit(seq, d, kv, causal, name):
     w('            axe.yield %t, %new : f32, f32')
     w('          }')
     pv = S('128x%dxf32' % d, '#acc', 'psum')
+    ptall = S('128x%dx%s' % (kv, bf), '#pTall', 'sbuf')
+    svall = S('%dx%dx%s' % (kv, d, bf), '#sVall', 'sbuf')
+    if not kv_outer:
+        hvall = S('%dx%dx%s' % (kv, d, bf), '#hVall', 'hbm')
+        w('          %%hvall = axe.view %%v[%%kv, 0] : memref<%dx%dx%s> -> %s'
+          % (seq, d, bf, hvall))
+        w('          axe.copy %%hvall to %%svall at cta : %s to %s'
+          % (hvall, svall))
+    # p with kv on the partitions, 128 columns at a time (TensorE
+    # transposes), then one gemm over all of kv.
     w('          axe.fill %%pv, %%zero at cta : %s' % pv)
-    w('          scf.for %%j = %%c0 to %%c%d step %%c1 {' % sub)
-    w('            %col0 = arith.muli %j, %c128 : index')
-    pj = S('128x128x%s' % bf, '#pj', 'sbuf')
-    w('            %%pj = axe.slice %%p[0, %%col0] : %s -> %s' % (pb, pj))
-    w('            axe.copy %%pj to %%pt at cta : %s to %s'
-      % (pj, S('128x128x%s' % bf, '#pT', 'sbuf')))
-    w('            %row = arith.addi %kv, %col0 : index')
-    hv = S('128x%dx%s' % (d, bf), '#hV', 'hbm')
-    sv = S('128x%dx%s' % (d, bf), '#sV', 'sbuf')
-    w('            %%hv = axe.view %%v[%%row, 0] : memref<%dx%dx%s> -> %s'
-      % (seq, d, bf, hv))
-    w('            axe.copy %%hv to %%sv at cta : %s to %s' % (hv, sv))
-    w('            axe.gemm %%pt, %%sv into %%pv at cta : %s, %s into %s'
-      % (S('128x128x%s' % bf, '#pT', 'sbuf'), sv, pv))
-    w('          }')
+    w('          axe.copy %%p to %%ptall at cta : %s to %s' % (pb, ptall))
+    w('          axe.gemm %%ptall, %%svall into %%pv at cta : %s, %s into %s'
+      % (ptall, svall, pv))
     w('          axe.elementwise ins(%%acc, %%a, %%pv : %s, %s, %s) outs(%%acc : %s) at cta {'
       % (acc, col, pv, acc))
     w('          ^bb0(%oo: f32, %alpha: f32, %prod: f32):')
@@ -179,25 +335,6 @@ def emit(seq, d, kv, causal, name):
     w('            %t = arith.addf %r, %prod : f32')
     w('            axe.yield %t : f32')
     w('          }')
-    w('        }')
-    out = S('128x%dx%s' % (d, bf), '#acc', 'sbuf')
-    w('        axe.elementwise ins(%%acc, %%l : %s, %s) outs(%%out : %s) at cta {'
-      % (acc, col, out))
-    w('        ^bb0(%x: f32, %sum: f32):')
-    w('          %y = arith.divf %x, %sum : f32')
-    w('          %h = arith.truncf %y : f32 to bf16')
-    w('          axe.yield %h : bf16')
-    w('        }')
-    ho = S('128x%dx%s' % (d, bf), '#hO', 'hbm')
-    w('        %%ho = axe.view %%o[%%qi, 0] : memref<%dx%dx%s> -> %s'
-      % (seq, d, bf, ho))
-    w('        axe.copy %%out to %%ho at cta : %s to %s' % (out, ho))
-    w('      }')
-    w('    }')
-    w('    return')
-    w('  }')
-    w('}')
-    return '\n'.join(L) + '\n'
 
 
 def band_mask(kv):
@@ -212,13 +349,25 @@ def main():
     ap.add_argument('--d', type=int, default=128)
     ap.add_argument('--kv-tile', type=int, default=512)
     ap.add_argument('--causal', action='store_true')
+    ap.add_argument('--interleave', type=int, default=1,
+                    help='kv-outer: q tiles per loop step, their scores and '
+                         'softmax issued before their PV products')
+    ap.add_argument('--order', choices=['kv-outer', 'q-outer'],
+                    default='kv-outer',
+                    help="kv-outer (NKI flash_fwd's: every q tile's state "
+                         "resident, q tiles independent within a KV tile) "
+                         "or q-outer (one q tile's state at a time)")
     ap.add_argument('--name', default=None)
     a = ap.parse_args()
-    if a.d > 128 or a.kv_tile % 128 or a.kv_tile > 512 or a.seq % a.kv_tile:
-        ap.error('d <= 128; kv-tile a multiple of 128 up to 512 (one PSUM '
-                 'bank of f32); seq a multiple of kv-tile')
+    if (a.d > 128 or a.kv_tile % 128 or a.seq % a.kv_tile or
+            (a.kv_tile > 512 and a.kv_tile % 512) or a.kv_tile > 2048):
+        ap.error('d <= 128; kv-tile a multiple of 128 up to 512, or of 512 '
+                 'up to 2048 (4 PSUM banks of f32); seq a multiple of '
+                 'kv-tile')
     name = a.name or ('flash_attention_causal' if a.causal else 'flash_attention')
-    print(emit(a.seq, a.d, a.kv_tile, a.causal, name), end='')
+    print(emit(a.seq, a.d, a.kv_tile, a.causal, name,
+               kv_outer=a.order == 'kv-outer', interleave=a.interleave),
+          end='')
 
 
 if __name__ == '__main__':

@@ -5,10 +5,16 @@ Only the three DMA-bound kernels (tiled, hoist_load, block_free) are run
 during the fit, against their published trn1 latencies (TRN.md 4.2); only
 the DMA parameters move: dma_engine_bw, dma_desc_ns, dma_fixed_ns. The
 objective is the sum of squared log errors; the search is Nelder-Mead on
-the logs of the parameters. fully_optimized is simulated once, after the
-fit, with the fitted parameters: that is the prediction.
+the logs of the parameters. fully_optimized never enters the objective:
+it is simulated with the default parameters and, after the fit, with the
+fitted ones; that last run is the prediction.
 
-    examples/trn/nki/calibrate.py [--sim build/bin/axe-trn-sim]
+    examples/trn/nki/calibrate.py [--sim build/bin/axe-trn-sim] [--steps 200]
+                                  [--report-dir DIR]
+
+It prints the fitted parameters and a table: each kernel's published
+latency, its simulated latency with the default parameters and with the
+fitted ones, and the fitted run's HFU and utilizations.
 """
 import argparse
 import json
@@ -23,9 +29,12 @@ PUBLISHED_MS = {"tiled": 51.80, "hoist_load": 42.96, "block_free": 22.07}
 FITTED = ["dma_engine_bw", "dma_desc_ns", "dma_fixed_ns"]
 START = [17.0, 50.0, 1300.0]
 LOWER = [0.5, 0.01, 1.0]
+KERNELS = list(PUBLISHED_MS) + ["fully_optimized"]
+CALLS = [0]
 
 
 def simulate(sim, kernel, params):
+    CALLS[0] += 1
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "r.json")
         cmd = [sim, os.path.join(HERE, kernel + ".mlir"), "--kernel=" + kernel,
@@ -46,7 +55,7 @@ def loss(sim, x):
     return total
 
 
-def nelder_mead(f, x0, steps=60):
+def nelder_mead(f, x0, steps=200):
     n = len(x0)
     simplex = [list(x0)]
     for i in range(n):
@@ -54,7 +63,9 @@ def nelder_mead(f, x0, steps=60):
         x[i] += 0.5
         simplex.append(x)
     values = [f(x) for x in simplex]
-    for _ in range(steps):
+    converged = False
+    step = 0
+    for step in range(1, steps + 1):
         order = sorted(range(n + 1), key=lambda i: values[i])
         simplex = [simplex[i] for i in order]
         values = [values[i] for i in order]
@@ -83,38 +94,56 @@ def nelder_mead(f, x0, steps=60):
                                     for s in simplex[1:]]
                 values = [values[0]] + [f(s) for s in simplex[1:]]
         if max(values) - min(values) < 1e-7:
+            converged = True
             break
     i = min(range(n + 1), key=lambda i: values[i])
-    return simplex[i], values[i]
+    return simplex[i], values[i], step, converged
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sim", default=os.path.join(
         HERE, "..", "..", "..", "build", "bin", "axe-trn-sim"))
-    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--steps", type=int, default=200,
+                        help="Nelder-Mead iterations at most")
+    parser.add_argument("--report-dir",
+                        help="write each kernel's reports (default and "
+                        "fitted parameters) here as KERNEL.json")
     args = parser.parse_args()
 
     def f(logx):
         x = [max(lo, math.exp(v)) for v, lo in zip(logx, LOWER)]
         return loss(args.sim, x)
 
-    best, value = nelder_mead(f, [math.log(v) for v in START], args.steps)
+    before = {k: simulate(args.sim, k, {}) for k in KERNELS}
+    best, value, steps, converged = nelder_mead(
+        f, [math.log(v) for v in START], args.steps)
     fitted = {n: max(lo, math.exp(v)) for n, v, lo in zip(FITTED, best, LOWER)}
     print("fitted:", " ".join("%s=%.4g" % kv for kv in fitted.items()),
-          "(sum of squared log errors %.3g)" % value)
-    print("| kernel | published (ms) | simulated (ms) | error | HFU | "
-          "TensorE util. | DMA util. |")
-    print("|---|---|---|---|---|---|---|")
-    for kernel in list(PUBLISHED_MS) + ["fully_optimized"]:
-        r = simulate(args.sim, kernel, fitted)
+          "(sum of squared log errors %.3g; %d Nelder-Mead steps, %s; "
+          "%d simulations)" % (
+              value, steps, "converged" if converged else "step limit",
+              CALLS[0]))
+    print("| kernel | published (ms) | default params (ms) | fitted (ms) | "
+          "error | HFU | TensorE util. | DMA util. |")
+    print("|---|---|---|---|---|---|---|---|")
+    after = {}
+    for kernel in KERNELS:
+        r = after[kernel] = simulate(args.sim, kernel, fitted)
         ms = r["total_ns"] / 1e6
         pub = PUBLISHED_MS.get(kernel)
         err = "%+.1f %%" % (100 * (ms / pub - 1)) if pub else "held out"
-        print("| %s | %s | %.2f | %s | %.3f | %.3f | %.3f |" % (
-            kernel, "%.2f" % pub if pub else "held out", ms, err, r["hfu"],
+        print("| %s | %s | %.2f | %.2f | %s | %.3f | %.3f | %.3f |" % (
+            kernel, "%.2f" % pub if pub else "held out",
+            before[kernel]["total_ns"] / 1e6, ms, err, r["hfu"],
             r["engines"]["tensor"]["utilization"],
             r["engines"]["dma"]["utilization"]))
+    if args.report_dir:
+        os.makedirs(args.report_dir, exist_ok=True)
+        for kernel in KERNELS:
+            with open(os.path.join(args.report_dir, kernel + ".json"), "w") as f:
+                json.dump({"params": fitted, "default": before[kernel],
+                           "fitted": after[kernel]}, f, indent=2)
     return 0
 
 

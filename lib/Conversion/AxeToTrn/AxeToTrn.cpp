@@ -292,6 +292,7 @@ void buildAxeToTrnPipeline(OpPassManager &pm, const AxeToTrnOptions &options) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  pm.addNestedPass<func::FuncOp>(trn::createTrnBalanceEngines());
   pm.addNestedPass<func::FuncOp>(trn::createTrnAssignAddresses());
 }
 

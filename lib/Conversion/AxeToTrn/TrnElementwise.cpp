@@ -228,19 +228,34 @@ Result<EwPlan> planElementwise(ElementwiseOp op) {
   return plan;
 }
 
-/// A body value during emission.
+/// A body value during emission. A tile may be pending as
+/// `view * scale (+|-) bias` with `bias` a column: an activation takes it
+/// whole (func(src * scale + bias)), anything else materializes it with one
+/// tensor_scalar.
 struct EwValue {
   ValueKind kind = ValueKind::Imm;
   Value view;
   double imm = 0;
+  bool pending = false;
+  double scale = 1;
+  Value bias;
+  bool subtractBias = false;
+};
+
+/// Where a fused reduction goes: `axe.reduce sum` of output `output` right
+/// after the operator, done by the activation that writes that output.
+struct FusedReduce {
+  unsigned output = 0;
+  Value target;
+  bool done = false;
 };
 
 class EwEmitter {
 public:
   EwEmitter(ElementwiseOp op, const EwPlan &plan, OperandSet &set, OpBuilder &b,
-            ArrayRef<Value> offsets)
-      : op(op), plan(plan), set(set), b(b), loc(op.getLoc()), offsets(offsets) {
-  }
+            ArrayRef<Value> offsets, FusedReduce *fused)
+      : op(op), plan(plan), set(set), b(b), loc(op.getLoc()), offsets(offsets),
+        fused(fused) {}
 
   LogicalResult run();
 
@@ -253,11 +268,27 @@ private:
                           column || plan.freeIters.empty());
   }
   int64_t partitions() const { return set.space.iter(plan.partition).extent; }
+  Value temp(ValueKind kind, Type elementType) {
+    if (kind == ValueKind::Column)
+      return allocTemp(b, loc, partitions(), {1}, elementType);
+    return allocTemp(b, loc, partitions(), {plan.freeElements}, elementType);
+  }
   /// Where the result of body op `index` goes: its output, or a new tile.
+  /// `output` is set to the output index when it is one.
   Value destination(Operation *inner, unsigned index, ValueKind kind,
-                    Type elementType);
-  void binary(Operation *inner, trn::AluOp alu, EwValue x, EwValue y,
-              Value dst);
+                    Type elementType,
+                    std::optional<unsigned> *output = nullptr);
+  void binary(trn::AluOp alu, EwValue x, EwValue y, Value dst);
+  /// The value's tile, emitting its pending arithmetic into `dst` (or a new
+  /// tile) first.
+  Value materialize(EwValue &v, Value dst = {});
+  /// Whether `view` is an input that is also an output (pending reads of it
+  /// would come after the output's write).
+  bool isAliasedInput(Value view) const {
+    return llvm::is_contained(aliasedViews, view);
+  }
+  Value negated(Value column);
+  bool tryPending(Operation *inner, EwValue x, EwValue y, EwValue &result);
   LogicalResult finish();
 
   ElementwiseOp op;
@@ -266,7 +297,10 @@ private:
   OpBuilder &b;
   Location loc;
   ArrayRef<Value> offsets;
+  FusedReduce *fused;
   DenseMap<Value, EwValue> values;
+  SmallVector<Value> aliasedViews;
+  DenseMap<Value, Value> negations;
   /// Outputs already written, by output index.
   SmallVector<bool> written;
   /// Per output, the last body op index that reads an input that is the
@@ -274,8 +308,8 @@ private:
   SmallVector<int> lastAliasRead;
 };
 
-/// The value `v` reaches the yield through: v itself or casts of it, each
-/// its only use.
+/// The output the value reaches through the yield: v itself or casts of
+/// it, each its only use.
 std::optional<unsigned> onlyYieldedAs(Value v) {
   while (v.hasOneUse()) {
     Operation *user = *v.getUsers().begin();
@@ -288,34 +322,130 @@ std::optional<unsigned> onlyYieldedAs(Value v) {
   return std::nullopt;
 }
 
-Value EwEmitter::destination(Operation *inner, unsigned index, ValueKind kind,
-                             Type elementType) {
-  std::optional<unsigned> j = onlyYieldedAs(inner->getResult(0));
-  if (j && !written[*j] && int(index) >= lastAliasRead[*j] &&
-      (kind == ValueKind::Tile || plan.freeIters.empty())) {
-    written[*j] = true;
-    return tileView(plan.numInputs + *j, false);
+/// The outputs `v` reaches, directly or through casts, when the yield is
+/// all it reaches; the widest first, so the narrower ones round from it.
+std::optional<SmallVector<unsigned>> yieldedOnlyAs(Value v) {
+  SmallVector<unsigned> outputs;
+  SmallVector<Value> work = {v};
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    for (OpOperand &use : x.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<YieldOp>(user))
+        outputs.push_back(use.getOperandNumber());
+      else if (isCast(user))
+        work.push_back(user->getResult(0));
+      else
+        return std::nullopt;
+    }
   }
-  if (kind == ValueKind::Column)
-    return allocTemp(b, loc, partitions(), {1}, elementType);
-  return allocTemp(b, loc, partitions(), {plan.freeElements}, elementType);
+  if (outputs.empty())
+    return std::nullopt;
+  Block *body = v.getParentBlock();
+  auto width = [&](unsigned j) {
+    return body->getTerminator()
+        ->getOperand(j)
+        .getType()
+        .getIntOrFloatBitWidth();
+  };
+  llvm::stable_sort(
+      outputs, [&](unsigned a, unsigned c) { return width(a) > width(c); });
+  return outputs;
 }
 
-void EwEmitter::binary(Operation *inner, trn::AluOp alu, EwValue x, EwValue y,
-                       Value dst) {
+Value EwEmitter::destination(Operation *inner, unsigned index, ValueKind kind,
+                             Type elementType,
+                             std::optional<unsigned> *output) {
+  std::optional<SmallVector<unsigned>> js = yieldedOnlyAs(inner->getResult(0));
+  if (js && (kind == ValueKind::Tile || plan.freeIters.empty()))
+    for (unsigned j : *js)
+      if (!written[j] && int(index) >= lastAliasRead[j]) {
+        written[j] = true;
+        if (output)
+          *output = j;
+        return tileView(plan.numInputs + j, false);
+      }
+  return temp(kind, elementType);
+}
+
+void EwEmitter::binary(trn::AluOp alu, EwValue x, EwValue y, Value dst) {
   auto f32 = [&](double v) { return b.getF32FloatAttr(v); };
+  Value xv = x.kind == ValueKind::Imm ? Value() : materialize(x);
+  Value yv = y.kind == ValueKind::Imm ? Value() : materialize(y);
   if (x.kind == y.kind) {
-    trn::TensorTensorOp::create(b, loc, alu, x.view, y.view, dst,
-                                trn::Engine::Vector);
+    trn::TensorTensorOp::create(b, loc, alu, xv, yv, dst, trn::Engine::Vector);
     return;
   }
   bool reverse = x.kind < y.kind;
-  EwValue src = reverse ? y : x, scalar = reverse ? x : y;
-  bool imm = scalar.kind == ValueKind::Imm;
+  Value src = reverse ? yv : xv, scalar = reverse ? xv : yv;
+  double imm = reverse ? x.imm : y.imm;
   trn::TensorScalarOp::create(
-      b, loc, src.view, alu, imm ? Value() : scalar.view,
-      imm ? f32(scalar.imm) : FloatAttr(), reverse, trn::AluOpAttr(), Value(),
-      FloatAttr(), false, dst, trn::Engine::Vector);
+      b, loc, src, alu, scalar, scalar ? FloatAttr() : f32(imm), reverse,
+      trn::AluOpAttr(), Value(), FloatAttr(), false, dst, trn::Engine::Vector);
+}
+
+Value EwEmitter::materialize(EwValue &v, Value dst) {
+  if (!v.pending)
+    return v.view;
+  if (!dst)
+    dst = temp(v.kind, b.getF32Type());
+  auto f32 = [&](double x) { return b.getF32FloatAttr(x); };
+  trn::AluOp biasOp = v.subtractBias ? trn::AluOp::Subtract : trn::AluOp::Add;
+  if (v.scale == 1)
+    trn::TensorScalarOp::create(b, loc, v.view, biasOp, v.bias, FloatAttr(),
+                                false, trn::AluOpAttr(), Value(), FloatAttr(),
+                                false, dst, trn::Engine::Vector);
+  else if (!v.bias)
+    trn::TensorScalarOp::create(b, loc, v.view, trn::AluOp::Multiply, Value(),
+                                f32(v.scale), false, trn::AluOpAttr(), Value(),
+                                FloatAttr(), false, dst, trn::Engine::Vector);
+  else
+    trn::TensorScalarOp::create(
+        b, loc, v.view, trn::AluOp::Multiply, Value(), f32(v.scale), false,
+        trn::AluOpAttr::get(b.getContext(), biasOp), v.bias, FloatAttr(), false,
+        dst, trn::Engine::Vector);
+  v = {v.kind, dst, 0};
+  return dst;
+}
+
+Value EwEmitter::negated(Value column) {
+  Value &neg = negations[column];
+  if (!neg) {
+    neg = temp(ValueKind::Column, b.getF32Type());
+    trn::TensorScalarOp::create(b, loc, column, trn::AluOp::Multiply, Value(),
+                                b.getF32FloatAttr(-1), false, trn::AluOpAttr(),
+                                Value(), FloatAttr(), false, neg,
+                                trn::Engine::Vector);
+  }
+  return neg;
+}
+
+/// Scaling a tile by an immediate, then adding or subtracting a column,
+/// waits for its consumer: an activation does both for free.
+bool EwEmitter::tryPending(Operation *inner, EwValue x, EwValue y,
+                           EwValue &result) {
+  if (plan.freeIters.empty())
+    return false;
+  bool commutes = isa<arith::MulFOp, arith::AddFOp>(inner);
+  if (commutes && x.kind != ValueKind::Tile)
+    std::swap(x, y);
+  if (x.kind != ValueKind::Tile || x.bias || isAliasedInput(x.view))
+    return false;
+  if (isa<arith::MulFOp>(inner) && y.kind == ValueKind::Imm) {
+    result = x;
+    result.pending = true;
+    result.scale *= y.imm;
+    return true;
+  }
+  if (isa<arith::AddFOp, arith::SubFOp>(inner) && y.kind == ValueKind::Column &&
+      !y.pending && !isAliasedInput(y.view)) {
+    result = x;
+    result.pending = true;
+    result.bias = y.view;
+    result.subtractBias = isa<arith::SubFOp>(inner);
+    return true;
+  }
+  return false;
 }
 
 LogicalResult EwEmitter::run() {
@@ -332,10 +462,12 @@ LogicalResult EwEmitter::run() {
         for (auto [index, inner] : llvm::enumerate(ops))
           if (llvm::is_contained(inner->getOperands(), body.getArgument(k)))
             lastAliasRead[j] = std::max<int>(lastAliasRead[j], index);
-  for (unsigned k = 0; k < plan.numInputs; ++k)
-    values[body.getArgument(k)] = {
-        plan.inputKinds[k],
-        tileView(k, plan.inputKinds[k] == ValueKind::Column), 0};
+  for (unsigned k = 0; k < plan.numInputs; ++k) {
+    Value view = tileView(k, plan.inputKinds[k] == ValueKind::Column);
+    values[body.getArgument(k)] = {plan.inputKinds[k], view, 0};
+    if (llvm::is_contained(op.getOutputs(), op.getInputs()[k]))
+      aliasedViews.push_back(view);
+  }
 
   auto get = [&](Value v) {
     if (auto it = values.find(v); it != values.end())
@@ -353,10 +485,11 @@ LogicalResult EwEmitter::run() {
       EwValue v = get(inner->getOperand(0));
       // Rounding to a narrower type matters when the value is used on.
       if (v.kind != ValueKind::Imm && isa<arith::TruncFOp>(inner) &&
-          !onlyYieldedAs(result)) {
+          !yieldedOnlyAs(result)) {
         Value dst = destination(inner, index, v.kind, result.getType());
-        trn::TensorCopyOp::create(b, loc, v.view, dst, trn::Engine::Vector);
-        v.view = dst;
+        trn::TensorCopyOp::create(b, loc, materialize(v), dst,
+                                  trn::Engine::Vector);
+        v = {v.kind, dst, 0};
       }
       values[result] = v;
       continue;
@@ -367,14 +500,13 @@ LogicalResult EwEmitter::run() {
       in.push_back(get(operand));
       kind = std::max(kind, in.back().kind);
     }
-    if (auto neg = dyn_cast<arith::NegFOp>(inner)) {
-      in.push_back({ValueKind::Imm, Value(), -1.0});
+    if (isa<arith::NegFOp>(inner)) {
       if (kind == ValueKind::Imm) {
         values[result] = {kind, Value(), -in[0].imm};
         continue;
       }
       Value dst = destination(inner, index, kind, f32);
-      binary(inner, trn::AluOp::Multiply, in[0], in[1], dst);
+      binary(trn::AluOp::Multiply, in[0], {ValueKind::Imm, Value(), -1.0}, dst);
       values[result] = {kind, dst, 0};
       continue;
     }
@@ -383,8 +515,13 @@ LogicalResult EwEmitter::run() {
         values[result] = {kind, Value(), foldAlu(*alu, in[0].imm, in[1].imm)};
         continue;
       }
+      EwValue pending;
+      if (tryPending(inner, in[0], in[1], pending)) {
+        values[result] = pending;
+        continue;
+      }
       Value dst = destination(inner, index, kind, f32);
-      binary(inner, *alu, in[0], in[1], dst);
+      binary(*alu, in[0], in[1], dst);
       values[result] = {kind, dst, 0};
       continue;
     }
@@ -393,39 +530,60 @@ LogicalResult EwEmitter::run() {
       values[result] = {kind, Value(), foldActivation(func, in[0].imm)};
       continue;
     }
-    Value dst = destination(inner, index, kind, f32);
-    trn::ActivationOp::create(b, loc, func, in[0].view, dst, Value(),
-                              FloatAttr(), Value(), trn::AluOpAttr(), Value());
+    std::optional<unsigned> output;
+    Value dst = destination(inner, index, kind, f32, &output);
+    EwValue x = in[0];
+    Value bias = x.pending && x.bias
+                     ? (x.subtractBias ? negated(x.bias) : x.bias)
+                     : Value();
+    FloatAttr scale =
+        x.pending && x.scale != 1 ? b.getF32FloatAttr(x.scale) : FloatAttr();
+    Value reduceInto;
+    if (fused && output == fused->output) {
+      reduceInto = fused->target;
+      fused->done = true;
+    }
+    trn::ActivationOp::create(
+        b, loc, func, x.view, dst, bias, scale, Value(),
+        reduceInto ? trn::AluOpAttr::get(b.getContext(), trn::AluOp::Add)
+                   : trn::AluOpAttr(),
+        reduceInto);
     values[result] = {kind, dst, 0};
   }
   return finish();
 }
 
-/// Outputs that did not get their value directly: a copy, or a memset of
-/// an immediate.
+/// Outputs that did not get their value directly: the pending arithmetic
+/// into them, a copy (from an output already holding the value, when one
+/// does), or a memset of an immediate.
 LogicalResult EwEmitter::finish() {
   Block &body = op.getBody().front();
   for (auto [j, v] : llvm::enumerate(body.getTerminator()->getOperands())) {
     if (written[j])
       continue;
-    EwValue value = values.count(v)
-                        ? values[v]
-                        : EwValue{ValueKind::Imm, Value(), *immediateOf(v)};
+    EwValue &value =
+        values.count(v)
+            ? values[v]
+            : (values[v] = {ValueKind::Imm, Value(), *immediateOf(v)});
     Value out = tileView(plan.numInputs + j, false);
-    if (value.kind != ValueKind::Imm) {
-      trn::TensorCopyOp::create(b, loc, value.view, out, trn::Engine::Vector);
+    if (value.kind == ValueKind::Imm) {
+      Type t = set.ops[plan.numInputs + j].elementType;
+      auto ft = dyn_cast<FloatType>(t);
+      if (!ft)
+        return op.emitError("trn: output ")
+               << j << " of " << t << " gets a float immediate";
+      bool lost;
+      APFloat imm(value.imm);
+      imm.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      trn::MemsetOp::create(b, loc, FloatAttr::get(t, imm), out,
+                            trn::Engine::Vector);
       continue;
     }
-    Type t = set.ops[plan.numInputs + j].elementType;
-    auto ft = dyn_cast<FloatType>(t);
-    if (!ft)
-      return op.emitError("trn: output ")
-             << j << " of " << t << " gets a float immediate";
-    bool lost;
-    APFloat imm(value.imm);
-    imm.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-    trn::MemsetOp::create(b, loc, FloatAttr::get(t, imm), out,
-                          trn::Engine::Vector);
+    if (value.pending) {
+      materialize(value, out);
+      continue;
+    }
+    trn::TensorCopyOp::create(b, loc, value.view, out, trn::Engine::Vector);
   }
   return success();
 }
@@ -439,6 +597,34 @@ ScheduleMatch matchEngines(Operation *op, const ScheduleContext &) {
   return ScheduleMatch::accept(std::move(*plan));
 }
 
+/// The reduction right after `op` that its activation can do: a sum over
+/// the free dims of an f32 output into a column.
+std::optional<std::pair<unsigned, ReduceOp>> fusableReduce(ElementwiseOp op,
+                                                           const EwPlan &plan) {
+  auto reduce = dyn_cast_or_null<ReduceOp>(op->getNextNode());
+  if (!reduce || reduce.getKind() != ReduceKind::Sum ||
+      reduce.getAccumulate() || !plan.loops.empty() || plan.freeIters.empty())
+    return std::nullopt;
+  auto outputs = op.getOutputs();
+  auto it = llvm::find(outputs, reduce.getSource());
+  if (it == outputs.end() ||
+      !cast<BufferType>(reduce.getSource().getType()).getElementType().isF32())
+    return std::nullopt;
+  // Every free iter is reduced and the target is [P, 1] on the same
+  // partitions.
+  unsigned j = it - outputs.begin();
+  const OpSpace &s = plan.set.space;
+  for (unsigned i : plan.freeIters)
+    if (!llvm::is_contained(reduce.getDims(), int64_t(s.iter(i).dim)))
+      return std::nullopt;
+  if (llvm::is_contained(reduce.getDims(), int64_t(s.iter(plan.partition).dim)))
+    return std::nullopt;
+  return std::make_pair(j, reduce);
+}
+
+/// The attribute on an axe.reduce that an activation already did.
+constexpr StringLiteral kFusedAttr = "trn.fused_into_activation";
+
 LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
                              const std::any &anyPlan, RewriterBase &rw) {
   auto ew = cast<ElementwiseOp>(op);
@@ -447,15 +633,52 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
   rw.setInsertionPoint(op);
   if (failed(materializeAll(rw, loc, plan.set)))
     return op->emitError("trn: cannot address an operand");
+  // The target of a fusable reduction, as a [P, 1] view.
+  std::optional<FusedReduce> fused;
+  std::optional<std::pair<unsigned, ReduceOp>> reduce = fusableReduce(ew, plan);
+  if (reduce) {
+    Value target = reduce->second.getTarget();
+    auto type = cast<BufferType>(target.getType());
+    SmallVector<int, 4> dims(type.getRank(), -1);
+    dims[plan.set.space.iter(plan.partition).dim] =
+        plan.set.space.iter(plan.partition).dim;
+    Result<OperandSet> t = analyzeOperands(
+        {target},
+        cast<BufferType>(reduce->second.getSource().getType()).getShape(),
+        {dims});
+    if (t && t->ops[0].onChip() && succeeded(materializeAll(rw, loc, *t))) {
+      SmallVector<unsigned, 2> p = t->space.itersOfKind(0, IterKind::Partition);
+      if (p.size() == 1 && t->space.iter(p[0]).extent ==
+                               plan.set.space.iter(plan.partition).extent)
+        fused = FusedReduce{reduce->first,
+                            t->space.view(rw, loc, t->ops[0], 0, {p[0]}, {},
+                                          /*unitFreeDim=*/true)};
+    }
+  }
   LogicalResult result = success();
   emitSpaceLoops(rw, loc, plan.set.space, plan.loops,
                  [&](OpBuilder &b, ArrayRef<Value> offsets, ArrayRef<Value>) {
-                   EwEmitter emitter(ew, plan, plan.set, b, offsets);
+                   EwEmitter emitter(ew, plan, plan.set, b, offsets,
+                                     fused ? &*fused : nullptr);
                    if (failed(emitter.run()))
                      result = failure();
                  });
   if (failed(result))
     return failure();
+  if (fused && fused->done)
+    reduce->second->setAttr(kFusedAttr, rw.getUnitAttr());
+  rw.eraseOp(op);
+  return success();
+}
+
+ScheduleMatch matchFusedReduce(Operation *op, const ScheduleContext &) {
+  if (!op->hasAttr(kFusedAttr))
+    return ScheduleMatch::decline("no activation before it computed this sum");
+  return ScheduleMatch::accept();
+}
+
+LogicalResult rewriteFusedReduce(Operation *op, const ScheduleContext &,
+                                 const std::any &, RewriterBase &rw) {
   rw.eraseOp(op);
   return success();
 }
@@ -463,6 +686,11 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
 } // namespace
 
 void addTrnElementwiseSchedules(ScheduleRegistry &registry) {
+  (void)registry.add(makeTrnSchedule(
+      "fused-into-activation", "axe.reduce", 20,
+      "a row sum of an f32 output of the elementwise operator before it, "
+      "done by that operator's activation (reduce add into)",
+      matchFusedReduce, rewriteFusedReduce));
   (void)registry.add(makeTrnSchedule(
       "engines", "axe.elementwise", 10,
       "one VectorE/ScalarE instruction per body op over whole tiles "

@@ -221,7 +221,8 @@ LogicalResult rewriteEngineCopy(Operation *op, const ScheduleContext &,
 
 /// src[a on P, b on F] -> dst[b on P, a on F]: TensorE transposes from SBUF
 /// into PSUM (a matmul with the identity); VectorE copies it on when the
-/// destination is in SBUF.
+/// destination is in SBUF. Iters free in both are loops, one transpose of
+/// up to 128 x 128 each.
 ScheduleMatch matchTranspose(Operation *op, const ScheduleContext &) {
   if (auto why = checkScope(op))
     return ScheduleMatch::decline(*why);
@@ -234,7 +235,14 @@ ScheduleMatch matchTranspose(Operation *op, const ScheduleContext &) {
   const OpSpace &s = set->space;
   SmallVector<unsigned, 2> a = s.itersOfKind(0, IterKind::Partition),
                            b = s.itersOfKind(1, IterKind::Partition);
-  if (s.size() != 2 || a.size() != 1 || b.size() != 1 || a == b)
+  auto freeInDst = [&](unsigned i) {
+    return s.iter(i).at[1] && s.iter(i).at[1]->kind != IterKind::Partition;
+  };
+  auto freeInSrc = [&](unsigned i) {
+    return s.iter(i).at[0] && s.iter(i).at[0]->kind != IterKind::Partition;
+  };
+  if (a.size() != 1 || b.size() != 1 || a == b || !freeInDst(a[0]) ||
+      !freeInSrc(b[0]))
     return ScheduleMatch::decline(
         "a transpose moves one iter from the partitions to the free dim and "
         "one back; source " +
@@ -244,6 +252,9 @@ ScheduleMatch matchTranspose(Operation *op, const ScheduleContext &) {
     return ScheduleMatch::decline("TensorE transposes at most 128x128");
   TilePlan plan;
   plan.viewIters = {a[0], b[0]};
+  for (unsigned i = 0; i < s.size(); ++i)
+    if (i != a[0] && i != b[0])
+      plan.loopIters.push_back(i);
   plan.set = std::move(*set);
   return ScheduleMatch::accept(plan);
 }
@@ -257,16 +268,20 @@ LogicalResult rewriteTranspose(Operation *op, const ScheduleContext &,
   if (failed(materializeAll(rw, loc, set)))
     return op->emitError("trn: cannot address an operand");
   unsigned a = plan.viewIters[0], b = plan.viewIters[1];
-  Value src = set.space.view(rw, loc, set.ops[0], 0, {a, b}, {});
-  Value dst = set.space.view(rw, loc, set.ops[1], 1, {b, a}, {});
-  Value through = dst;
-  if (set.ops[1].space != trn::MemorySpace::PSUM)
-    through =
-        allocTemp(rw, loc, set.space.iter(b).extent, {set.space.iter(a).extent},
-                  set.ops[0].elementType, trn::MemorySpace::PSUM);
-  trn::TransposeOp::create(rw, loc, src, through, trn::Engine::Tensor);
-  if (through != dst)
-    trn::TensorCopyOp::create(rw, loc, through, dst, trn::Engine::Vector);
+  const OpSpace &s = set.space;
+  emitSpaceLoops(
+      rw, loc, s, plan.loopIters,
+      [&](OpBuilder &ib, ArrayRef<Value> offsets, ArrayRef<Value>) {
+        Value src = s.view(ib, loc, set.ops[0], 0, {a, b}, offsets[0]);
+        Value dst = s.view(ib, loc, set.ops[1], 1, {b, a}, offsets[1]);
+        Value through = dst;
+        if (set.ops[1].space != trn::MemorySpace::PSUM)
+          through = allocTemp(ib, loc, s.iter(b).extent, {s.iter(a).extent},
+                              set.ops[0].elementType, trn::MemorySpace::PSUM);
+        trn::TransposeOp::create(ib, loc, src, through, trn::Engine::Tensor);
+        if (through != dst)
+          trn::TensorCopyOp::create(ib, loc, through, dst, trn::Engine::Vector);
+      });
   rw.eraseOp(op);
   return success();
 }

@@ -16,11 +16,13 @@
 // CHECK: softmax elements off: 0
 // CHECK-NEXT: row sums off: 0
 
+// exp(x - max) is one ScalarE activation with the negated maximum as its
+// bias, and the row sum after it is that activation's reduction.
 // IR-LABEL: func.func @softmax_trn(
 // IR: trn.tensor_reduce max
-// IR: trn.tensor_scalar {{.*}} subtract(%{{.*}} : memref<128x1xf32
-// IR: trn.activation exp
-// IR: trn.tensor_reduce add
+// IR: trn.tensor_scalar %{{.*}}, multiply(-1.000000e+00) into %[[NEG:.*]] engine
+// IR: trn.activation exp %{{.*}} into %{{.*}} bias %[[NEG]] : memref<128x1xf32, #trn.space<sbuf>> reduce add into
+// IR-NOT: trn.tensor_reduce add
 // IR: trn.tensor_scalar {{.*}} divide(%{{.*}} : memref<128x1xf32
 
 #h = #axe.layout<S[(128, 512) : (512, 1)]>

@@ -51,9 +51,13 @@ scf::ForOp commonLoop(ArrayRef<Operation *> users) {
 /// Whether `op` only writes `view` (it reads no operand that is a view of
 /// the same tile, and a matmul overwrites rather than accumulates).
 bool onlyWrites(Operation *op, Value view, ArrayRef<Value> views) {
-  if (auto mm = dyn_cast<MatmulOp>(op))
+  // A matmul reads its destination to accumulate, except when it starts.
+  Value overwritten;
+  if (auto mm = dyn_cast<MatmulOp>(op)) {
     if (!mm.getStart())
       return false;
+    overwritten = mm.getDst();
+  }
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
     return false;
@@ -64,7 +68,7 @@ bool onlyWrites(Operation *op, Value view, ArrayRef<Value> views) {
     Value v = e.getValue();
     if (!v || !llvm::is_contained(views, v))
       continue;
-    if (isa<MemoryEffects::Read>(e.getEffect()))
+    if (isa<MemoryEffects::Read>(e.getEffect()) && v != overwritten)
       return false;
     writes |= v == view && isa<MemoryEffects::Write>(e.getEffect());
   }
@@ -80,9 +84,19 @@ struct TrnMultiBufferPass
       return;
     SmallVector<AllocOp> allocs;
     getOperation().walk([&](AllocOp a) { allocs.push_back(a); });
-    for (AllocOp alloc : allocs)
+    for (AllocOp alloc : allocs) {
+      // A tile allocated in a loop body is fresh every iteration: out of
+      // the loop it can take a slot per iteration instead.
+      Operation *home = alloc->getParentOp();
+      Operation *next = alloc->getNextNode();
+      auto loop = dyn_cast<scf::ForOp>(home);
+      if (loop)
+        alloc->moveBefore(loop);
       if (rotate(alloc))
         ++numRotated;
+      else if (loop)
+        alloc->moveBefore(next);
+    }
   }
 
   bool rotate(AllocOp alloc) {
@@ -96,12 +110,18 @@ struct TrnMultiBufferPass
     if (bytesPerPartition(type) * buffers * 4 > capacity)
       return false;
     SmallVector<memref::ReinterpretCastOp> casts;
-    SmallVector<Value> views;
-    SmallVector<Operation *> users;
+    SmallVector<Value> views = {alloc.getResult()};
+    SmallVector<Operation *> users, direct;
     for (Operation *user : alloc->getUsers()) {
       auto cast = dyn_cast<memref::ReinterpretCastOp>(user);
-      if (!cast)
-        return false;
+      if (!cast) {
+        // An instruction on the whole tile (a temporary of axe-to-trn).
+        if (!isa<TrnDialect>(user->getDialect()))
+          return false;
+        users.push_back(user);
+        direct.push_back(user);
+        continue;
+      }
       casts.push_back(cast);
       views.push_back(cast.getResult());
       for (Operation *u : cast->getUsers())
@@ -128,6 +148,21 @@ struct TrnMultiBufferPass
             type.getNumElements() ||
         !onlyWrites(first, *view, views))
       return false;
+
+    // Direct uses become views of the whole tile, which move like the rest.
+    for (Operation *user : direct) {
+      OpBuilder vb(user);
+      auto whole = memref::ReinterpretCastOp::create(
+          vb, user->getLoc(),
+          MemRefType::get(type.getShape(), type.getElementType(),
+                          StridedLayoutAttr::get(user->getContext(), 0,
+                                                 {type.getDimSize(1), 1}),
+                          type.getMemorySpace()),
+          alloc.getResult(), 0, type.getShape(),
+          ArrayRef<int64_t>{type.getDimSize(1), 1});
+      user->replaceUsesOfWith(alloc.getResult(), whole.getResult());
+      casts.push_back(whole);
+    }
 
     // Widen the tile and move every view to its iteration's slot.
     int64_t free = type.getDimSize(1);

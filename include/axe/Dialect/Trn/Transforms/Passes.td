@@ -54,7 +54,9 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
     paper credits, with NKI's `[par, block, free]` buffers, for overlapping
     DMA with compute.
 
-    The tile becomes `buffers` times wider along its free dim, and every
+    A tile allocated in a loop body (a new tile every iteration) is moved
+    out of the loop first and then rotated the same way. The tile becomes
+    `buffers` times wider along its free dim, and every
     `memref.reinterpret_cast` of it moves by the slot's offset. Tiles that
     any other op views, and tiles that would take more than a quarter of
     their memory per partition once widened, stay as they are.
@@ -66,6 +68,27 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
   ];
   let statistics = [
     Statistic<"numRotated", "rotated-tiles", "Number of tiles multi-buffered">
+  ];
+}
+
+def TrnBalanceEngines : Pass<"trn-balance-engines", "mlir::func::FuncOp"> {
+  let summary = "Spread copies and scalar arithmetic over VectorE, ScalarE and GpSimd";
+  let description = [{
+    Walks the function in program order and gives each instruction that
+    more than one engine can run the engine whose estimated busy time, with
+    the instruction's cost added, is lowest: `tensor_copy` on VectorE,
+    GpSimd or ScalarE (which copies with `activation copy`),
+    `tensor_scalar` on any of the three, `tensor_tensor` and `memset` on
+    VectorE or GpSimd. GpSimd is never given a PSUM operand. An
+    instruction inside loops weighs its trip count; the estimates are the
+    simulator's cost formulas at its default clocks. Instructions whose
+    engine is fixed (matmul, activation, tensor_reduce) count toward the
+    load the others are balanced against.
+  }];
+  let dependentDialects = ["axe::trn::TrnDialect"];
+  let statistics = [
+    Statistic<"numMoved", "moved-instructions",
+              "Number of instructions given another engine">
   ];
 }
 
