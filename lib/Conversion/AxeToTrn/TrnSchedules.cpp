@@ -383,12 +383,13 @@ LogicalResult rewriteMemset(Operation *op, const ScheduleContext &,
 
 /// dst[M, N] (+)= stationary[K, M]^T moving[K, N]: K on the partitions of A
 /// and B, M on C's partitions and A's free dim, N on the free dims of B and
-/// C within one PSUM bank. The other iters are loops; K loops accumulate.
+/// C within one PSUM bank. The other iters are loops, K outermost; every
+/// K step after the first accumulates.
 struct GemmPlan {
   OperandSet set;
   unsigned k = 0, m = 0, n = 0;
   SmallVector<unsigned> loops;
-  /// How many of `loops` (the innermost) run over K.
+  /// How many of `loops` (the outermost) run over K.
   unsigned kLoops = 0;
 };
 
@@ -463,7 +464,10 @@ Result<GemmPlan> planGemm(GemmOp gemm) {
         return fail("operand " + std::to_string(op) +
                     " has a second iter on the partitions " + describe(s, op));
   }
-  for (unsigned dim : {kDimM, kDimN, kDimK})
+  // K outermost: consecutive matmuls share their stationary tile, and each
+  // K tile of the inputs is done with early, so the next one's load can
+  // take its place while the rest still runs.
+  for (unsigned dim : {kDimK, kDimM, kDimN})
     for (unsigned i = 0; i < s.size(); ++i)
       if (s.iter(i).dim == dim && i != *k && i != *m && i != *n) {
         plan.loops.push_back(i);
@@ -511,7 +515,7 @@ LogicalResult rewriteMatmul(Operation *op, const ScheduleContext &,
           return matmul(b, false);
         // The first step along every K loop starts the accumulation.
         Value first;
-        for (Value iv : ivs.take_back(plan.kLoops)) {
+        for (Value iv : ivs.take_front(plan.kLoops)) {
           Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                              iv, indexConstant(b, loc, 0));
           first = first ? arith::AndIOp::create(b, loc, first, zero) : zero;

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace axe::trn {
 #define GEN_PASS_DEF_TRNMULTIBUFFER
 #include "axe/Dialect/Trn/Transforms/Passes.h.inc"
@@ -111,7 +113,8 @@ struct TrnMultiBufferPass
       return false;
     SmallVector<memref::ReinterpretCastOp> casts;
     SmallVector<Value> views = {alloc.getResult()};
-    SmallVector<Operation *> users, direct;
+    SmallVector<Operation *> users;
+    llvm::SetVector<Operation *> direct;
     for (Operation *user : alloc->getUsers()) {
       auto cast = dyn_cast<memref::ReinterpretCastOp>(user);
       if (!cast) {
@@ -119,7 +122,7 @@ struct TrnMultiBufferPass
         if (!isa<TrnDialect>(user->getDialect()))
           return false;
         users.push_back(user);
-        direct.push_back(user);
+        direct.insert(user);
         continue;
       }
       casts.push_back(cast);
@@ -158,7 +161,7 @@ struct TrnMultiBufferPass
                           StridedLayoutAttr::get(user->getContext(), 0,
                                                  {type.getDimSize(1), 1}),
                           type.getMemorySpace()),
-          alloc.getResult(), 0, type.getShape(),
+          alloc.getResult(), int64_t(0), type.getShape(),
           ArrayRef<int64_t>{type.getDimSize(1), 1});
       user->replaceUsesOfWith(alloc.getResult(), whole.getResult());
       casts.push_back(whole);
@@ -198,10 +201,11 @@ struct TrnMultiBufferPass
           arith::MulIOp::create(b, at, partition,
                                 arith::ConstantIndexOp::create(b, at, pitch)),
           arith::AddIOp::create(b, at, within, shift));
-      SmallVector<int64_t> strides;
-      for (int64_t s :
-           cast<StridedLayoutAttr>(rc.getType().getLayout()).getStrides())
-        strides.push_back(s >= free ? s / free * pitch : s);
+      // Dim 0 of a view is its partitions (the only dim that moves by
+      // whole partitions).
+      SmallVector<int64_t> strides(
+          cast<StridedLayoutAttr>(rc.getType().getLayout()).getStrides());
+      strides.front() = strides.front() / free * pitch;
       MemRefType result = rc.getType();
       auto dynamic = MemRefType::get(
           result.getShape(), result.getElementType(),

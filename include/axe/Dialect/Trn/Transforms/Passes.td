@@ -61,7 +61,8 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
     any other op views, and tiles that would take more than a quarter of
     their memory per partition once widened, stay as they are.
   }];
-  let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect"];
+  let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
   let options = [
     Option<"buffers", "buffers", "int64_t", /*default=*/"2",
            "Buffers per rotated tile (2 or more)">
