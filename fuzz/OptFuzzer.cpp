@@ -41,7 +41,8 @@ namespace {
 
 /// Every pass and pipeline axe defines, with the options that pick
 /// different code: canonical forms per target, dispatch, the structural CPU
-/// conversion, and the whole CPU lowering to llvm.
+/// conversion, the whole CPU lowering to llvm, and the trn lowering and
+/// its passes.
 const char *const kPipelines[] = {
     "axe-canonicalize-layouts",
     "axe-canonicalize-layouts{target=sm_80}",
@@ -52,6 +53,9 @@ const char *const kPipelines[] = {
     "axe-dispatch{target=cpu outline},convert-axe-to-cpu",
     "axe-to-cpu",
     "axe-to-cpu{outline=false}",
+    "axe-to-trn",
+    "axe-to-trn{buffers=3}",
+    "func.func(trn-multi-buffer,trn-balance-engines,trn-assign-addresses)",
 };
 
 DialectRegistry &registry() {

@@ -663,6 +663,12 @@ Interpreter::runReinterpretCast(memref::ReinterpretCastOp op) {
   FailureOr<View> src = getView(op, op.getSource());
   if (failed(src))
     return failure();
+  // Arguments are held densely (row-major), so only an identity layout
+  // means the same addresses here as on the host.
+  if (!buffers[src->buffer].type.getLayout().isIdentity())
+    return op.emitError("trn-sim: reinterpret_cast of ")
+           << nameOf(op.getSource())
+           << ", whose layout is not the identity, is not simulated";
   View whole = wholeView(src->buffer);
   int rootRank = whole.sizes.size();
   SmallVector<OpFoldResult> offs = op.getMixedOffsets(),
