@@ -135,6 +135,17 @@ def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1):
     tile_step(w, S, seq, d, kv, sub, bf, col, acc, causal,
               sm if causal else None, False)
     w('        }')
+    store_output(w, S, seq, d, bf, col, acc)
+    w('      }')
+    w('    }')
+    w('    return')
+    w('  }')
+    w('}')
+    return '\n'.join(L) + '\n'
+
+
+def store_output(w, S, seq, d, bf, col, acc):
+    """o = acc / l for the q tile at %qi, in bf16, stored to HBM."""
     out = S('128x%dx%s' % (d, bf), '#acc', 'sbuf')
     w('        axe.elementwise ins(%%acc, %%l : %s, %s) outs(%%out : %s) at cta {'
       % (acc, col, out))
@@ -147,12 +158,6 @@ def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1):
     w('        %%ho = axe.view %%o[%%qi, 0] : memref<%dx%dx%s> -> %s'
       % (seq, d, bf, ho))
     w('        axe.copy %%out to %%ho at cta : %s to %s' % (out, ho))
-    w('      }')
-    w('    }')
-    w('    return')
-    w('  }')
-    w('}')
-    return '\n'.join(L) + '\n'
 
 
 def emit_kv_outer(w, S, seq, d, kv, sub, bf, col, causal, sm, interleave):
@@ -216,21 +221,10 @@ def emit_kv_outer(w, S, seq, d, kv, sub, bf, col, causal, sm, interleave):
     w('        }')
     w('      }')
     # o = acc / l, per q tile.
-    out = S('128x%dx%s' % (d, bf), '#acc', 'sbuf')
-    ho = S('128x%dx%s' % (d, bf), '#hO', 'hbm')
     w('      scf.for %%qi = %%c0 to %%c%d step %%c128 {' % seq)
     w('        %%l = axe.slice %%lall[%%qi, 0] : %s -> %s' % (colall, col))
     w('        %%acc = axe.slice %%accall[%%qi, 0] : %s -> %s' % (accall, acc))
-    w('        axe.elementwise ins(%%acc, %%l : %s, %s) outs(%%out : %s) at cta {'
-      % (acc, col, out))
-    w('        ^bb0(%x: f32, %sum: f32):')
-    w('          %y = arith.divf %x, %sum : f32')
-    w('          %h = arith.truncf %y : f32 to bf16')
-    w('          axe.yield %h : bf16')
-    w('        }')
-    w('        %%ho = axe.view %%o[%%qi, 0] : memref<%dx%dx%s> -> %s'
-      % (seq, d, bf, ho))
-    w('        axe.copy %%out to %%ho at cta : %s to %s' % (out, ho))
+    store_output(w, S, seq, d, bf, col, acc)
     w('      }')
 
 

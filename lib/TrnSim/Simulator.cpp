@@ -658,8 +658,7 @@ LogicalResult Interpreter::runSubview(memref::SubViewOp op) {
 /// tile view this way). Each view dim must move along one dim of the buffer
 /// without wrapping, so the view's region is a box and dependences stay
 /// exact.
-LogicalResult
-Interpreter::runReinterpretCast(memref::ReinterpretCastOp op) {
+LogicalResult Interpreter::runReinterpretCast(memref::ReinterpretCastOp op) {
   FailureOr<View> src = getView(op, op.getSource());
   if (failed(src))
     return failure();
@@ -702,16 +701,16 @@ Interpreter::runReinterpretCast(memref::ReinterpretCastOp op) {
              << d << " has size " << *n << " and stride " << *t;
     // The buffer dim whose stride divides this one's.
     int r = 0;
-    while (r < rootRank && (*t == 0 ? r != rootRank - 1
-                                    : *t % whole.strides[r] != 0))
+    while (r < rootRank &&
+           (*t == 0 ? r != rootRank - 1 : *t % whole.strides[r] != 0))
       ++r;
     int64_t step = *t == 0 ? 0 : *t / whole.strides[r];
     v.region.hi[r] += (*n - 1) * step;
     if (v.region.hi[r] > whole.sizes[r])
       return op.emitError("trn-sim: reinterpret_cast dim ")
-             << d << " (size " << *n << ", stride " << *t
-             << ") runs past dim " << r << " of " << nameOf(op.getSource())
-             << " (size " << whole.sizes[r] << ")";
+             << d << " (size " << *n << ", stride " << *t << ") runs past dim "
+             << r << " of " << nameOf(op.getSource()) << " (size "
+             << whole.sizes[r] << ")";
     v.sizes.push_back(*n);
     v.strides.push_back(*t);
     v.rootDim.push_back(r);

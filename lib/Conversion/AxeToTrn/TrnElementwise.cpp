@@ -589,12 +589,7 @@ LogicalResult EwEmitter::finish() {
 }
 
 ScheduleMatch matchEngines(Operation *op, const ScheduleContext &) {
-  if (auto why = checkScope(op))
-    return ScheduleMatch::decline(*why);
-  Result<EwPlan> plan = planElementwise(cast<ElementwiseOp>(op));
-  if (!plan)
-    return ScheduleMatch::decline(plan.message());
-  return ScheduleMatch::accept(std::move(*plan));
+  return matchPlanned<ElementwiseOp>(op, planElementwise);
 }
 
 /// The reduction right after `op` that its activation can do: a sum over

@@ -481,12 +481,7 @@ Result<GemmPlan> planGemm(GemmOp gemm) {
 }
 
 ScheduleMatch matchMatmul(Operation *op, const ScheduleContext &) {
-  if (auto why = checkScope(op))
-    return ScheduleMatch::decline(*why);
-  Result<GemmPlan> plan = planGemm(cast<GemmOp>(op));
-  if (!plan)
-    return ScheduleMatch::decline(plan.message());
-  return ScheduleMatch::accept(std::move(*plan));
+  return matchPlanned<GemmOp>(op, planGemm);
 }
 
 LogicalResult rewriteMatmul(Operation *op, const ScheduleContext &,
@@ -603,12 +598,7 @@ Result<ReducePlan> planReduce(ReduceOp reduce) {
 }
 
 ScheduleMatch matchVectorReduce(Operation *op, const ScheduleContext &) {
-  if (auto why = checkScope(op))
-    return ScheduleMatch::decline(*why);
-  Result<ReducePlan> plan = planReduce(cast<ReduceOp>(op));
-  if (!plan)
-    return ScheduleMatch::decline(plan.message());
-  return ScheduleMatch::accept(std::move(*plan));
+  return matchPlanned<ReduceOp>(op, planReduce);
 }
 
 LogicalResult rewriteVectorReduce(Operation *op, const ScheduleContext &,

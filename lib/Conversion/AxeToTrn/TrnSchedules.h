@@ -30,6 +30,18 @@ std::optional<std::string> checkScope(mlir::Operation *op);
 /// Operand k's iters, e.g. "[128@P (dim 1), 512@F (dim 0)]".
 std::string describe(const OpSpace &space, unsigned k);
 
+/// A match that plans `op` with `plan` (a function of the op returning a
+/// Result of the plan) at cta scope, declining with the plan's reason.
+template <typename OpT, typename PlanFn>
+ScheduleMatch matchPlanned(mlir::Operation *op, PlanFn plan) {
+  if (auto why = checkScope(op))
+    return ScheduleMatch::decline(*why);
+  auto planned = plan(mlir::cast<OpT>(op));
+  if (!planned)
+    return ScheduleMatch::decline(planned.message());
+  return ScheduleMatch::accept(std::move(*planned));
+}
+
 Schedule makeTrnSchedule(llvm::StringRef name, llvm::StringRef opName,
                          int priority, llvm::StringRef summary,
                          Schedule::MatchFn match, Schedule::RewriteFn rewrite);

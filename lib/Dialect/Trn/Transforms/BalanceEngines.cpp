@@ -103,6 +103,37 @@ struct TrnBalanceEnginesPass
     return best;
   }
 
+  /// Puts an instruction of `cycles` on the cheapest of `choices` and
+  /// returns that engine.
+  Engine choose(ArrayRef<Engine> choices, double cycles, double weight) {
+    Engine e =
+        cheapest(choices, [&](Engine e) { return ns(e, cycles) * weight; });
+    add(e, ns(e, cycles), weight);
+    return e;
+  }
+
+  /// VectorE and GpSimd (which cannot reach PSUM), plus ScalarE when
+  /// `scalar`.
+  static SmallVector<Engine, 3> engines(bool psum, bool scalar) {
+    SmallVector<Engine, 3> choices = {Engine::Vector};
+    if (scalar)
+      choices.push_back(Engine::Scalar);
+    if (!psum)
+      choices.push_back(Engine::GpSimd);
+    return choices;
+  }
+
+  /// Sets an instruction's engine attribute to the chosen one.
+  template <typename OpT>
+  void reassign(OpT op, ArrayRef<Engine> choices, double cycles,
+                double weight) {
+    Engine e = choose(choices, cycles, weight);
+    if (e != op.getEngine()) {
+      op.setEngine(e);
+      ++numMoved;
+    }
+  }
+
   void place(Operation *op) {
     double weight = tripWeight(op);
     bool psum = inPsum(op->getOperands());
@@ -110,13 +141,7 @@ struct TrnBalanceEnginesPass
       return double(cost::streaming(freeElements(v), params));
     };
     if (auto copy = dyn_cast<TensorCopyOp>(op)) {
-      SmallVector<Engine, 3> choices = {Engine::Vector, Engine::Scalar};
-      if (!psum)
-        choices.push_back(Engine::GpSimd);
-      double cycles = streaming(copy.getSrc());
-      Engine e =
-          cheapest(choices, [&](Engine e) { return ns(e, cycles) * weight; });
-      add(e, ns(e, cycles), weight);
+      Engine e = choose(engines(psum, true), streaming(copy.getSrc()), weight);
       if (e == Engine::Scalar) {
         // ScalarE copies as an activation (it has no tensor_copy).
         OpBuilder b(copy);
@@ -132,52 +157,21 @@ struct TrnBalanceEnginesPass
       return;
     }
     if (auto ts = dyn_cast<TensorScalarOp>(op)) {
-      SmallVector<Engine, 3> choices = {Engine::Vector};
-      if (!isBitwise(ts.getOp0()) &&
-          !(ts.getOp1() && isBitwise(*ts.getOp1()))) {
-        choices.push_back(Engine::Scalar);
-        if (!psum)
-          choices.push_back(Engine::GpSimd);
-      }
-      double cycles = streaming(ts.getSrc());
-      Engine e =
-          cheapest(choices, [&](Engine e) { return ns(e, cycles) * weight; });
-      add(e, ns(e, cycles), weight);
-      if (e != ts.getEngine()) {
-        ts.setEngine(e);
-        ++numMoved;
-      }
-      return;
+      bool bitwise =
+          isBitwise(ts.getOp0()) || (ts.getOp1() && isBitwise(*ts.getOp1()));
+      return reassign(ts,
+                      bitwise ? SmallVector<Engine, 3>{Engine::Vector}
+                              : engines(psum, true),
+                      streaming(ts.getSrc()), weight);
     }
-    if (auto tt = dyn_cast<TensorTensorOp>(op)) {
-      SmallVector<Engine, 2> choices = {Engine::Vector};
-      if (!psum)
-        choices.push_back(Engine::GpSimd);
-      double cycles =
-          cost::tensorTensor(freeElements(tt.getLhs()), false, params);
-      Engine e =
-          cheapest(choices, [&](Engine e) { return ns(e, cycles) * weight; });
-      add(e, ns(e, cycles), weight);
-      if (e != tt.getEngine()) {
-        tt.setEngine(e);
-        ++numMoved;
-      }
-      return;
-    }
-    if (auto ms = dyn_cast<MemsetOp>(op)) {
-      SmallVector<Engine, 2> choices = {Engine::Vector};
-      if (!psum)
-        choices.push_back(Engine::GpSimd);
-      double cycles = cost::memset(freeElements(ms.getDst()), false, params);
-      Engine e =
-          cheapest(choices, [&](Engine e) { return ns(e, cycles) * weight; });
-      add(e, ns(e, cycles), weight);
-      if (e != ms.getEngine()) {
-        ms.setEngine(e);
-        ++numMoved;
-      }
-      return;
-    }
+    if (auto tt = dyn_cast<TensorTensorOp>(op))
+      return reassign(
+          tt, engines(psum, false),
+          cost::tensorTensor(freeElements(tt.getLhs()), false, params), weight);
+    if (auto ms = dyn_cast<MemsetOp>(op))
+      return reassign(ms, engines(psum, false),
+                      cost::memset(freeElements(ms.getDst()), false, params),
+                      weight);
     // Fixed engines count toward the load the others are balanced against.
     if (auto act = dyn_cast<ActivationOp>(op))
       return add(
