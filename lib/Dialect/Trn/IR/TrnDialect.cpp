@@ -35,6 +35,13 @@ std::optional<MemorySpace> axe::trn::getMemorySpace(MemRefType type) {
   return std::nullopt;
 }
 
+int64_t axe::trn::getBytesPerPartition(MemRefType type) {
+  int64_t elements = 1;
+  for (int64_t size : type.getShape().drop_front())
+    elements *= size;
+  return elements * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
 MemRefType axe::trn::getTileType(llvm::ArrayRef<int64_t> shape,
                                  Type elementType, MemorySpace space) {
   return MemRefType::get(shape, elementType, MemRefLayoutAttrInterface(),

@@ -65,14 +65,6 @@ struct Tile {
   int64_t offset = -1;
 };
 
-int64_t bytesPerPartition(MemRefType type) {
-  int64_t elements = 1;
-  for (int64_t size : type.getShape().drop_front())
-    elements *= size;
-  int64_t bits = type.getElementTypeBitWidth();
-  return elements * ((bits + 7) / 8);
-}
-
 /// Whether `user` passes the tile on as another memref of the same memory.
 bool isView(Operation *user) {
   return isa<ViewLikeOpInterface, CastOpInterface>(user);
@@ -184,7 +176,7 @@ struct TrnAssignAddressesPass
     SmallVector<Tile> sbuf, psum;
     func.walk<WalkOrder::PreOrder>([&](AllocOp alloc) {
       MemRefType type = alloc.getType();
-      int64_t bytes = bytesPerPartition(type);
+      int64_t bytes = getBytesPerPartition(type);
       bool inPsum = getMemorySpace(type) == MemorySpace::PSUM;
       if (inPsum)
         bytes = int64_t(

@@ -33,13 +33,6 @@ namespace machine = axe::trn::machine;
 
 namespace {
 
-int64_t bytesPerPartition(MemRefType type) {
-  int64_t free = 1;
-  for (int64_t d : type.getShape().drop_front())
-    free *= d;
-  return free * ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
 /// The innermost scf.for that contains every op in `users`.
 scf::ForOp commonLoop(ArrayRef<Operation *> users) {
   for (auto loop = users.front()->getParentOfType<scf::ForOp>(); loop;
@@ -109,7 +102,7 @@ struct TrnMultiBufferPass
     int64_t capacity = space == MemorySpace::PSUM
                            ? machine::kPsumBytesPerPartition
                            : machine::kSbufBytesPerPartition;
-    if (bytesPerPartition(type) * buffers * 4 > capacity)
+    if (getBytesPerPartition(type) * buffers * 4 > capacity)
       return false;
     SmallVector<memref::ReinterpretCastOp> casts;
     SmallVector<Value> views = {alloc.getResult()};

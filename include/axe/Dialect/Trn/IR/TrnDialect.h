@@ -32,6 +32,10 @@ namespace axe::trn {
 std::optional<MemorySpace> getMemorySpace(mlir::MemRefType type);
 
 /// The memref type of `shape` x `elementType` in `space`, row-major.
+/// Bytes of each partition a tile's elements take (its free dims, whole
+/// bytes per element).
+int64_t getBytesPerPartition(mlir::MemRefType type);
+
 mlir::MemRefType getTileType(llvm::ArrayRef<int64_t> shape,
                              mlir::Type elementType, MemorySpace space);
 
