@@ -101,3 +101,16 @@ else
   echo "demo: GEMM kernel on the CPU does NOT match" >&2
   exit 1
 fi
+
+section "The same algebra on a Trainium-like NeuronCore"
+say "test/Dialect/Axe/kernels/gemm_trn1.mlir through axe-to-trn (DMA, TensorE matmuls into PSUM, VectorE copy out), run in axe-trn-sim, every element checked:"
+"$build/bin/axe-opt" "$root/test/Dialect/Axe/kernels/gemm_trn1.mlir" --axe-to-trn |
+  "$build/bin/axe-trn-sim" --check-matmul --check-lhs=mk
+say "Flash attention written in axe (seq 1024, d 32), against a double-precision reference:"
+python3 "$root/examples/trn/flash_attention.py" --seq 1024 --d 32 --kv-tile 512 |
+  "$build/bin/axe-opt" --axe-to-trn > "$kdir/attention.mlir"
+python3 "$root/examples/trn/nki/check_attention.py" "$kdir/attention.mlir" \
+  --sim "$build/bin/axe-trn-sim" --seq 1024 --d 32
+say "The 4096^3 GEMM in axe, timed (docs/Benchmarks-TRN.md):"
+"$build/bin/axe-opt" "$root/examples/trn/gemm_4096.mlir" --axe-to-trn |
+  "$build/bin/axe-trn-sim" --timing-only
