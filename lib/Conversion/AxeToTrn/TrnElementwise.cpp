@@ -247,6 +247,9 @@ struct EwValue {
 struct FusedReduce {
   unsigned output = 0;
   Value target;
+  /// The output is read by nothing but the reduction: once the activation
+  /// sums, nothing needs to write it.
+  bool elide = false;
   bool done = false;
 };
 
@@ -274,10 +277,8 @@ private:
     return allocTemp(b, loc, partitions(), {plan.freeElements}, elementType);
   }
   /// Where the result of body op `index` goes: its output, or a new tile.
-  /// `output` is set to the output index when it is one.
   Value destination(Operation *inner, unsigned index, ValueKind kind,
-                    Type elementType,
-                    std::optional<unsigned> *output = nullptr);
+                    Type elementType);
   void binary(trn::AluOp alu, EwValue x, EwValue y, Value dst);
   /// The value's tile, emitting its pending arithmetic into `dst` (or a new
   /// tile) first.
@@ -354,15 +355,16 @@ std::optional<SmallVector<unsigned>> yieldedOnlyAs(Value v) {
 }
 
 Value EwEmitter::destination(Operation *inner, unsigned index, ValueKind kind,
-                             Type elementType,
-                             std::optional<unsigned> *output) {
+                             Type elementType) {
   std::optional<SmallVector<unsigned>> js = yieldedOnlyAs(inner->getResult(0));
+  // An output only the fused reduction reads is written last, if at all.
+  if (js && fused && fused->elide)
+    std::stable_partition(js->begin(), js->end(),
+                          [&](unsigned j) { return j != fused->output; });
   if (js && (kind == ValueKind::Tile || plan.freeIters.empty()))
     for (unsigned j : *js)
       if (!written[j] && int(index) >= lastAliasRead[j]) {
         written[j] = true;
-        if (output)
-          *output = j;
         return tileView(plan.numInputs + j, false);
       }
   return temp(kind, elementType);
@@ -530,16 +532,20 @@ LogicalResult EwEmitter::run() {
       values[result] = {kind, Value(), foldActivation(func, in[0].imm)};
       continue;
     }
-    std::optional<unsigned> output;
-    Value dst = destination(inner, index, kind, f32, &output);
+    Value dst = destination(inner, index, kind, f32);
     EwValue x = in[0];
     Value bias = x.pending && x.bias
                      ? (x.subtractBias ? negated(x.bias) : x.bias)
                      : Value();
     FloatAttr scale =
         x.pending && x.scale != 1 ? b.getF32FloatAttr(x.scale) : FloatAttr();
+    // The activation's own f32 results are what the fused reduction sums:
+    // those of the output it is yielded to without a cast.
     Value reduceInto;
-    if (fused && output == fused->output) {
+    if (fused && llvm::any_of(result.getUses(), [&](OpOperand &use) {
+          return isa<YieldOp>(use.getOwner()) &&
+                 use.getOperandNumber() == fused->output;
+        })) {
       reduceInto = fused->target;
       fused->done = true;
     }
@@ -559,7 +565,8 @@ LogicalResult EwEmitter::run() {
 LogicalResult EwEmitter::finish() {
   Block &body = op.getBody().front();
   for (auto [j, v] : llvm::enumerate(body.getTerminator()->getOperands())) {
-    if (written[j])
+    if (written[j] ||
+        (fused && fused->elide && fused->done && j == fused->output))
       continue;
     EwValue &value =
         values.count(v)
@@ -625,12 +632,22 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
   auto ew = cast<ElementwiseOp>(op);
   EwPlan plan = *std::any_cast<EwPlan>(&anyPlan);
   Location loc = op->getLoc();
+  std::optional<std::pair<unsigned, ReduceOp>> reduce = fusableReduce(ew, plan);
+  // An allocation that nothing but this op and the reduction touch (no
+  // instruction yet: its storage is not even cast) need not be written.
+  bool elidable = false;
+  if (reduce) {
+    Value summed = ew.getOutputs()[reduce->first];
+    elidable = summed.getDefiningOp<AllocOp>() &&
+               llvm::all_of(summed.getUsers(), [&](Operation *user) {
+                 return user == op || user == reduce->second.getOperation();
+               });
+  }
   rw.setInsertionPoint(op);
   if (failed(materializeAll(rw, loc, plan.set)))
     return op->emitError("trn: cannot address an operand");
   // The target of a fusable reduction, as a [P, 1] view.
   std::optional<FusedReduce> fused;
-  std::optional<std::pair<unsigned, ReduceOp>> reduce = fusableReduce(ew, plan);
   if (reduce) {
     Value target = reduce->second.getTarget();
     auto type = cast<BufferType>(target.getType());
@@ -648,6 +665,8 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
         fused = FusedReduce{reduce->first,
                             t->space.view(rw, loc, t->ops[0], 0, {p[0]}, {},
                                           /*unitFreeDim=*/true)};
+      if (fused)
+        fused->elide = elidable;
     }
   }
   LogicalResult result = success();

@@ -80,3 +80,25 @@ func.func @temporary() {
   }
   return
 }
+
+// -----
+
+// PSUM comes in 2 KiB banks: a 256-byte transpose destination gets the 8
+// slots that share one bank, whatever `buffers` says.
+// CHECK-LABEL: func.func @small_psum
+// CHECK: trn.alloc : memref<128x1024xbf16, #trn.space<psum>>
+// CHECK: arith.remui %{{.*}}, %c8
+// THREE-LABEL: func.func @small_psum
+// THREE: trn.alloc : memref<128x1024xbf16, #trn.space<psum>>
+func.func @small_psum(%s: memref<128x128xbf16, #trn.space<sbuf>>,
+                      %d: memref<128x128xbf16, #trn.space<sbuf>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    %t = trn.alloc : memref<128x128xbf16, #trn.space<psum>>
+    trn.transpose %s into %t engine tensor : memref<128x128xbf16, #trn.space<sbuf>> into memref<128x128xbf16, #trn.space<psum>>
+    trn.tensor_copy %t into %d engine vector : memref<128x128xbf16, #trn.space<psum>> into memref<128x128xbf16, #trn.space<sbuf>>
+  }
+  return
+}

@@ -102,8 +102,16 @@ struct TrnMultiBufferPass
     int64_t capacity = space == MemorySpace::PSUM
                            ? machine::kPsumBytesPerPartition
                            : machine::kSbufBytesPerPartition;
-    if (getBytesPerPartition(type) * buffers * 4 > capacity)
+    int64_t bytes = getBytesPerPartition(type);
+    if (bytes * buffers * 4 > capacity)
       return false;
+    // PSUM is handed out in whole 2 KiB banks: small tiles (transposes'
+    // destinations) take as many slots as share one bank, up to 8.
+    int64_t slots = buffers;
+    if (space == MemorySpace::PSUM && bytes > 0 &&
+        bytes * buffers <= machine::kPsumBankBytes)
+      slots = std::max<int64_t>(
+          buffers, std::min<int64_t>(8, machine::kPsumBankBytes / bytes));
     SmallVector<memref::ReinterpretCastOp> casts;
     SmallVector<Value> views = {alloc.getResult()};
     SmallVector<Operation *> users;
@@ -163,7 +171,7 @@ struct TrnMultiBufferPass
     // Widen the tile and move every view to its iteration's slot.
     int64_t free = type.getDimSize(1);
     OpBuilder b(alloc);
-    auto wide = MemRefType::get({type.getDimSize(0), free * buffers},
+    auto wide = MemRefType::get({type.getDimSize(0), free * slots},
                                 type.getElementType(), AffineMap(),
                                 type.getMemorySpace());
     alloc.getResult().setType(wide);
@@ -175,12 +183,12 @@ struct TrnMultiBufferPass
                               loop.getLowerBound()),
         loop.getStep());
     Value slot = arith::RemUIOp::create(
-        b, loc, step, arith::ConstantIndexOp::create(b, loc, buffers));
+        b, loc, step, arith::ConstantIndexOp::create(b, loc, slots));
     Value shift = arith::MulIOp::create(
         b, loc, slot, arith::ConstantIndexOp::create(b, loc, free));
-    // A partition is now `buffers` times longer: partition strides and the
+    // A partition is now `slots` times longer: partition strides and the
     // partition part of each offset scale with it.
-    int64_t pitch = free * buffers;
+    int64_t pitch = free * slots;
     for (memref::ReinterpretCastOp rc : casts) {
       b.setInsertionPoint(rc);
       Location at = rc.getLoc();

@@ -59,7 +59,9 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
     `buffers` times wider along its free dim, and every
     `memref.reinterpret_cast` of it moves by the slot's offset. Tiles that
     any other op views, and tiles that would take more than a quarter of
-    their memory per partition once widened, stay as they are.
+    their memory per partition once widened, stay as they are. A PSUM tile
+    small enough that `buffers` of it share one 2 KiB bank gets as many
+    slots as fit in that bank, up to 8: PSUM is allocated in whole banks.
   }];
   let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
