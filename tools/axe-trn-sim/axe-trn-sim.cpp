@@ -22,6 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Conversion/AxeToTrn/AxeToTrn.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Trn/IR/TrnDialect.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/TrnSim/Simulator.h"
@@ -32,11 +34,13 @@
 #include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -203,6 +207,18 @@ static bool writeFile(StringRef path, StringRef text) {
   return true;
 }
 
+/// Runs the axe-to-trn pipeline when the file still holds axe kernels, so
+/// `axe-trn-sim K.mlir` takes what `axe-opt K.mlir --axe-to-trn` would
+/// give it.
+static LogicalResult lowerAxeKernels(ModuleOp module) {
+  if (!module.walk([](axe::KernelOp) { return WalkResult::interrupt(); })
+           .wasInterrupted())
+    return success();
+  PassManager pm(module.getContext());
+  axe::buildAxeToTrnPipeline(pm);
+  return pm.run(module);
+}
+
 /// The function to simulate: the one named, else the only one, else the
 /// only trn.kernel (axe-to-trn's output also holds its host functions).
 static FailureOr<func::FuncOp> findKernel(ModuleOp module) {
@@ -359,8 +375,10 @@ int main(int argc, char **argv) {
     return 1;
 
   DialectRegistry registry;
-  registry.insert<axe::trn::TrnDialect, arith::ArithDialect, func::FuncDialect,
-                  memref::MemRefDialect, scf::SCFDialect>();
+  // axe kernels are accepted too: they are lowered with axe-to-trn first.
+  registry.insert<axe::AxeDialect, axe::trn::TrnDialect, arith::ArithDialect,
+                  func::FuncDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect>();
   registerHostDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
@@ -385,6 +403,8 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
   keepSourceNames(*module, parserState);
+  if (failed(lowerAxeKernels(*module)))
+    return 1;
   if (!entryPoint.empty())
     return runHostMode(*module, options);
   FailureOr<func::FuncOp> kernel = findKernel(*module);
