@@ -459,10 +459,18 @@ Result<GemmPlan> planGemm(GemmOp gemm) {
   for (unsigned i = 0; i < s.size(); ++i) {
     if (i == *k || i == *m || i == *n)
       continue;
-    for (unsigned op = 0; op < 3; ++op)
-      if (kindAt(i, op) == IterKind::Partition)
-        return fail("operand " + std::to_string(op) +
-                    " has a second iter on the partitions " + describe(s, op));
+    for (unsigned op = 0; op < 3; ++op) {
+      if (kindAt(i, op) != IterKind::Partition)
+        continue;
+      if (s.iter(i).dim == kDimK)
+        return fail("A and B put K on the partitions differently (A " +
+                    describe(s, 0) + ", B " + describe(s, 1) +
+                    "): a matmul needs the same K indices on the same "
+                    "partitions of both; copy one into the other's K "
+                    "layout");
+      return fail("operand " + std::to_string(op) +
+                  " has a second iter on the partitions " + describe(s, op));
+    }
   }
   // K outermost: consecutive matmuls share their stationary tile, and each
   // K tile of the inputs is done with early, so the next one's load can

@@ -184,3 +184,24 @@ module attributes {axe.target = #axe.target<"trn1">} {
     return
   }
 }
+
+// -----
+
+// A keeps K = 2 p + f, B keeps K = p + 128 f: no partition holds the same
+// K indices in both.
+#a = #axe.layout<S[(128, 2, 64) : (1@P, 64@F, 1@F)]>
+#b = #axe.layout<S[(2, 128, 512) : (512@F, 1@P, 1@F)]>
+#c = #axe.layout<S[(64, 512) : (1@P, 1@F)]>
+module attributes {axe.target = #axe.target<"trn1">} {
+  func.func @k_split_differently() {
+    axe.kernel {
+      %a = axe.alloc : !axe.buffer<256x64xf32, #a, sbuf>
+      %b = axe.alloc : !axe.buffer<256x512xf32, #b, sbuf>
+      %c = axe.alloc : !axe.buffer<64x512xf32, #c, psum>
+      // expected-error @+2 {{no schedule for axe.gemm on target trn1}}
+      // expected-note @+1 {{declined: A and B put K on the partitions differently}}
+      axe.gemm %a, %b into %c at cta {transpose_a} : !axe.buffer<256x64xf32, #a, sbuf>, !axe.buffer<256x512xf32, #b, sbuf> into !axe.buffer<64x512xf32, #c, psum>
+    }
+    return
+  }
+}
