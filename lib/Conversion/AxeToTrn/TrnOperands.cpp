@@ -15,8 +15,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-#include <set>
-
 using namespace mlir;
 
 namespace axe::trnconv {
@@ -179,24 +177,14 @@ Result<TrnOperand> analyzeOperand(Value buffer) {
       return fail("its layout is offset on axis " + axis);
     op.staticOffset += v * unit->elements;
   }
-  Result<GroupedLayout> grouped = group(*tile, op.shape);
-  if (!grouped)
-    return grouped.takeFailure();
-  for (unsigned d = 0; d < op.shape.size(); ++d) {
-    SmallVector<StorageIter, 2> iters;
-    for (const Iter &it : grouped->block(d)) {
-      if (it.extent == 1)
-        continue;
-      std::optional<AxisUnit> unit =
-          axisUnit(it.axis, op.space, op.pitch, bank);
-      if (!unit)
-        return fail("its layout places dim " + std::to_string(d) + " on axis " +
-                    it.axis + ", which " +
-                    trn::stringifyMemorySpace(op.space).str() + " lacks");
-      iters.push_back({it.extent, it.stride * unit->elements, unit->kind});
-    }
-    op.dims.push_back(std::move(iters));
+  // Every iter must be on an axis this memory has.
+  for (const Iter &it : tile->shard()) {
+    if (it.extent == 1 || axisUnit(it.axis, op.space, op.pitch, bank))
+      continue;
+    return fail("its layout places an iter on axis " + it.axis + ", which " +
+                trn::stringifyMemorySpace(op.space).str() + " lacks");
   }
+  op.layout = *tile;
   return op;
 }
 
@@ -236,52 +224,60 @@ LogicalResult materialize(OpBuilder &b, Location loc, TrnOperand &op) {
 // Iteration spaces
 //===----------------------------------------------------------------------===//
 
+/// The refinement is the codegen layer's (IterSpace: per dim, the common
+/// refinement of every operand's digits); this adds what a trn view needs:
+/// each step as a kind of iter and a stride in storage elements.
 Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
                                ArrayRef<const TrnOperand *> operands,
                                ArrayRef<SmallVector<int, 4>> dimOf) {
+  SmallVector<LayoutEmitter, 4> emitters;
+  for (const TrnOperand *op : operands) {
+    Result<LayoutEmitter> e = LayoutEmitter::get(Layout(op->layout), op->shape);
+    if (!e)
+      return e.takeFailure();
+    emitters.push_back(std::move(*e));
+  }
+  SmallVector<SpaceOperand, 4> spaceOperands;
+  for (auto [k, dims] : llvm::enumerate(dimOf)) {
+    SpaceOperand so;
+    so.emitter = &emitters[k];
+    for (int d : dims)
+      so.dimOf.push_back(d < 0 ? ~0u : unsigned(d));
+    spaceOperands.push_back(std::move(so));
+  }
+  IterSpace iters = IterSpace::build(shape, spaceOperands);
+
   OpSpace space;
   space.numOperands = operands.size();
-  for (unsigned d = 0; d < shape.size(); ++d) {
-    // Every operand's digit boundaries (products of its inner iters).
-    std::set<int64_t> bounds = {1, shape[d]};
-    for (auto [k, op] : llvm::enumerate(operands))
-      for (auto [ld, sd] : llvm::enumerate(dimOf[k])) {
-        if (sd != int(d))
-          continue;
-        int64_t p = 1;
-        for (const StorageIter &it : llvm::reverse(op->dims[ld]))
-          bounds.insert(p *= it.extent);
+  for (const SpaceLoop &loop : iters.loops()) {
+    SpaceIter s;
+    s.dim = loop.dim;
+    s.extent = loop.extent;
+    // An operand moves along the dim when one of its dims of extent > 1
+    // runs along it (IterSpace's rule).
+    auto present = [&](unsigned k) {
+      return llvm::any_of(llvm::enumerate(dimOf[k]), [&](auto d) {
+        return d.value() == int(loop.dim) && operands[k]->shape[d.index()] != 1;
+      });
+    };
+    // IterSpace calls a dim no operand moves along nonlinear too; it is one
+    // loop that moves nothing.
+    bool moved = llvm::any_of(llvm::seq<unsigned>(0, operands.size()), present);
+    if (!iters.isLinear(loop.dim) && moved)
+      return fail("the operands split dim " + std::to_string(loop.dim) +
+                  " (extent " + std::to_string(shape[loop.dim]) +
+                  ") into iters that do not refine each other");
+    for (auto [k, op] : llvm::enumerate(operands)) {
+      std::optional<StorageIter> at;
+      if (present(k)) {
+        const LoopStep &step = loop.steps[k];
+        std::optional<AxisUnit> unit = axisUnit(
+            step.axis, op->space, op->pitch, bankElementsOf(op->elementType));
+        at = StorageIter{loop.extent, step.stride * unit->elements, unit->kind};
       }
-    SmallVector<int64_t> b(bounds.begin(), bounds.end());
-    for (size_t i = 0; i + 1 < b.size(); ++i)
-      if (b[i + 1] % b[i] != 0)
-        return fail("the operands split dim " + std::to_string(d) +
-                    " (extent " + std::to_string(shape[d]) +
-                    ") into iters that do not refine each other (" +
-                    std::to_string(b[i]) + " does not divide " +
-                    std::to_string(b[i + 1]) + ")");
-    // Refined iters, outermost first.
-    for (size_t i = b.size() - 1; i > 0; --i) {
-      SpaceIter s;
-      s.dim = d;
-      s.extent = b[i] / b[i - 1];
-      int64_t inner = b[i - 1];
-      for (auto [k, op] : llvm::enumerate(operands)) {
-        std::optional<StorageIter> at;
-        for (auto [ld, sd] : llvm::enumerate(dimOf[k])) {
-          if (sd != int(d))
-            continue;
-          int64_t lo = 1;
-          for (const StorageIter &it : llvm::reverse(op->dims[ld])) {
-            if (inner >= lo && inner < lo * it.extent)
-              at = StorageIter{s.extent, it.stride * (inner / lo), it.kind};
-            lo *= it.extent;
-          }
-        }
-        s.at.push_back(at);
-      }
-      space.spaceIters.push_back(std::move(s));
+      s.at.push_back(at);
     }
+    space.spaceIters.push_back(std::move(s));
   }
   // Merge neighbours that every operand walks contiguously.
   for (size_t i = 0; i + 1 < space.spaceIters.size();) {

@@ -56,8 +56,8 @@ struct TrnOperand {
   trn::MemorySpace space = trn::MemorySpace::SBUF;
   mlir::Type elementType;
   llvm::SmallVector<int64_t, 4> shape;
-  /// Per logical dim, its iters, outermost first (extent-1 iters dropped).
-  llvm::SmallVector<llvm::SmallVector<StorageIter, 2>, 4> dims;
+  /// The buffer's layout (no swizzle, no replicas: analyzeOperand checks).
+  TileLayout layout;
   /// Free elements of a partition (the partition stride) of an SBUF/PSUM
   /// storage; 0 in HBM.
   int64_t pitch = 0;
