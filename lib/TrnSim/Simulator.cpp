@@ -573,10 +573,7 @@ View Interpreter::wholeView(int buffer) {
 /// Bytes per partition an allocation takes: PSUM is handed out in 2 KiB
 /// banks, since a matmul output must sit within one.
 static int64_t bytesPerPartition(MemRefType type, trn::MemorySpace space) {
-  int64_t free = 1;
-  for (int64_t d : type.getShape().drop_front())
-    free *= d;
-  int64_t bytes = free * elemBytes(type.getElementType());
+  int64_t bytes = trn::getBytesPerPartition(type);
   if (space == trn::MemorySpace::PSUM)
     bytes = llvm::alignTo(bytes, m::kPsumBankBytes);
   return bytes;

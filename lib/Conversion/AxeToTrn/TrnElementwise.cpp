@@ -630,9 +630,10 @@ constexpr StringLiteral kFusedAttr = "trn.fused_into_activation";
 LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
                              const std::any &anyPlan, RewriterBase &rw) {
   auto ew = cast<ElementwiseOp>(op);
-  EwPlan plan = *std::any_cast<EwPlan>(&anyPlan);
+  const EwPlan &matched = *std::any_cast<EwPlan>(&anyPlan);
   Location loc = op->getLoc();
-  std::optional<std::pair<unsigned, ReduceOp>> reduce = fusableReduce(ew, plan);
+  std::optional<std::pair<unsigned, ReduceOp>> reduce =
+      fusableReduce(ew, matched);
   // An allocation that nothing but this op and the reduction touch (no
   // instruction yet: its storage is not even cast) need not be written.
   bool elidable = false;
@@ -643,9 +644,10 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
                  return user == op || user == reduce->second.getOperation();
                });
   }
-  rw.setInsertionPoint(op);
-  if (failed(materializeAll(rw, loc, plan.set)))
-    return op->emitError("trn: cannot address an operand");
+  FailureOr<EwPlan> planned = startRewrite<EwPlan>(op, anyPlan, rw);
+  if (failed(planned))
+    return failure();
+  EwPlan &plan = *planned;
   // The target of a fusable reduction, as a [P, 1] view.
   std::optional<FusedReduce> fused;
   if (reduce) {

@@ -136,19 +136,19 @@ const TilePlan &planOf(const std::any &plan) {
 
 /// Emits `emit(views)` for each loop step of a tile plan.
 LogicalResult
-emitTiles(Operation *op, const TilePlan &plan, RewriterBase &rw,
+emitTiles(Operation *op, const std::any &anyPlan, RewriterBase &rw,
           function_ref<void(OpBuilder &, ArrayRef<Value> views)> emit) {
-  OperandSet set = plan.set;
-  rw.setInsertionPoint(op);
+  FailureOr<TilePlan> plan = startRewrite<TilePlan>(op, anyPlan, rw);
+  if (failed(plan))
+    return failure();
+  const OperandSet &set = plan->set;
   Location loc = op->getLoc();
-  if (failed(materializeAll(rw, loc, set)))
-    return op->emitError("trn: cannot address an operand");
-  emitSpaceLoops(rw, loc, set.space, plan.loopIters,
+  emitSpaceLoops(rw, loc, set.space, plan->loopIters,
                  [&](OpBuilder &b, ArrayRef<Value> offsets, ArrayRef<Value>) {
                    SmallVector<Value> views;
                    for (unsigned k = 0; k < set.ops.size(); ++k)
                      views.push_back(set.space.view(
-                         b, loc, set.ops[k], k, plan.viewIters, offsets[k]));
+                         b, loc, set.ops[k], k, plan->viewIters, offsets[k]));
                    emit(b, views);
                  });
   rw.eraseOp(op);
@@ -192,7 +192,7 @@ ScheduleMatch matchDma(Operation *op, const ScheduleContext &) {
 
 LogicalResult rewriteDma(Operation *op, const ScheduleContext &,
                          const std::any &plan, RewriterBase &rw) {
-  return emitTiles(op, planOf(plan), rw, [&](OpBuilder &b, ArrayRef<Value> v) {
+  return emitTiles(op, plan, rw, [&](OpBuilder &b, ArrayRef<Value> v) {
     trn::DmaCopyOp::create(b, op->getLoc(), v[0], v[1]);
   });
 }
@@ -214,7 +214,7 @@ ScheduleMatch matchEngineCopy(Operation *op, const ScheduleContext &) {
 
 LogicalResult rewriteEngineCopy(Operation *op, const ScheduleContext &,
                                 const std::any &plan, RewriterBase &rw) {
-  return emitTiles(op, planOf(plan), rw, [&](OpBuilder &b, ArrayRef<Value> v) {
+  return emitTiles(op, plan, rw, [&](OpBuilder &b, ArrayRef<Value> v) {
     trn::TensorCopyOp::create(b, op->getLoc(), v[0], v[1], trn::Engine::Vector);
   });
 }
@@ -261,12 +261,12 @@ ScheduleMatch matchTranspose(Operation *op, const ScheduleContext &) {
 
 LogicalResult rewriteTranspose(Operation *op, const ScheduleContext &,
                                const std::any &anyPlan, RewriterBase &rw) {
-  const TilePlan &plan = planOf(anyPlan);
-  OperandSet set = plan.set;
+  FailureOr<TilePlan> planned = startRewrite<TilePlan>(op, anyPlan, rw);
+  if (failed(planned))
+    return failure();
+  const TilePlan &plan = *planned;
+  const OperandSet &set = plan.set;
   Location loc = op->getLoc();
-  rw.setInsertionPoint(op);
-  if (failed(materializeAll(rw, loc, set)))
-    return op->emitError("trn: cannot address an operand");
   unsigned a = plan.viewIters[0], b = plan.viewIters[1];
   const OpSpace &s = set.space;
   emitSpaceLoops(
@@ -372,7 +372,7 @@ LogicalResult rewriteMemset(Operation *op, const ScheduleContext &,
     return op->emitError("trn: fill value ")
            << value << " does not convert to " << elementType;
   }
-  return emitTiles(op, planOf(plan), rw, [&](OpBuilder &b, ArrayRef<Value> v) {
+  return emitTiles(op, plan, rw, [&](OpBuilder &b, ArrayRef<Value> v) {
     trn::MemsetOp::create(b, op->getLoc(), value, v[0], trn::Engine::Vector);
   });
 }
@@ -494,11 +494,11 @@ ScheduleMatch matchMatmul(Operation *op, const ScheduleContext &) {
 
 LogicalResult rewriteMatmul(Operation *op, const ScheduleContext &,
                             const std::any &anyPlan, RewriterBase &rw) {
-  GemmPlan plan = *std::any_cast<GemmPlan>(&anyPlan);
+  FailureOr<GemmPlan> planned = startRewrite<GemmPlan>(op, anyPlan, rw);
+  if (failed(planned))
+    return failure();
+  const GemmPlan &plan = *planned;
   Location loc = op->getLoc();
-  rw.setInsertionPoint(op);
-  if (failed(materializeAll(rw, loc, plan.set)))
-    return op->emitError("trn: cannot address an operand");
   bool zeroInit = op->hasAttr(kZeroInitAttr);
   const OpSpace &s = plan.set.space;
   emitSpaceLoops(
@@ -612,11 +612,11 @@ ScheduleMatch matchVectorReduce(Operation *op, const ScheduleContext &) {
 LogicalResult rewriteVectorReduce(Operation *op, const ScheduleContext &,
                                   const std::any &anyPlan, RewriterBase &rw) {
   auto reduce = cast<ReduceOp>(op);
-  ReducePlan plan = *std::any_cast<ReducePlan>(&anyPlan);
+  FailureOr<ReducePlan> planned = startRewrite<ReducePlan>(op, anyPlan, rw);
+  if (failed(planned))
+    return failure();
+  const ReducePlan &plan = *planned;
   Location loc = op->getLoc();
-  rw.setInsertionPoint(op);
-  if (failed(materializeAll(rw, loc, plan.set)))
-    return op->emitError("trn: cannot address an operand");
   trn::AluOp alu = *aluOf(reduce.getKind());
   const OpSpace &s = plan.set.space;
   SmallVector<unsigned> srcIters = {plan.partition};

@@ -42,6 +42,22 @@ ScheduleMatch matchPlanned(mlir::Operation *op, PlanFn plan) {
   return ScheduleMatch::accept(std::move(*planned));
 }
 
+/// The start of a rewrite: a copy of the match's plan (a struct with an
+/// OperandSet `set`) with its operands addressed at `op`'s place, the
+/// rewriter's insertion point there; a diagnostic on `op` when an operand
+/// cannot be addressed.
+template <typename Plan>
+mlir::FailureOr<Plan> startRewrite(mlir::Operation *op, const std::any &anyPlan,
+                                   mlir::RewriterBase &rw) {
+  Plan plan = *std::any_cast<Plan>(&anyPlan);
+  rw.setInsertionPoint(op);
+  if (mlir::failed(materializeAll(rw, op->getLoc(), plan.set))) {
+    op->emitError("trn: cannot address an operand");
+    return mlir::failure();
+  }
+  return plan;
+}
+
 Schedule makeTrnSchedule(llvm::StringRef name, llvm::StringRef opName,
                          int priority, llvm::StringRef summary,
                          Schedule::MatchFn match, Schedule::RewriteFn rewrite);

@@ -15,7 +15,6 @@
 #include "axe/TrnSim/Cost.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace axe::trn {
 #define GEN_PASS_DEF_TRNBALANCEENGINES
@@ -47,13 +46,9 @@ bool inPsum(ValueRange tiles) {
 double tripWeight(Operation *op) {
   double weight = 1;
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
-       loop = loop->getParentOfType<scf::ForOp>()) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                           ub = getConstantIntValue(loop.getUpperBound()),
-                           step = getConstantIntValue(loop.getStep());
-    if (lb && ub && step && *step > 0 && *ub > *lb)
-      weight *= double((*ub - *lb + *step - 1) / *step);
-  }
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (std::optional<APInt> trips = loop.getStaticTripCount())
+      weight *= double(trips->getZExtValue());
   return weight;
 }
 
