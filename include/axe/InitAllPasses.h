@@ -11,6 +11,7 @@
 #define AXE_INITALLPASSES_H
 
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Conversion/AxeToNVVM/AxeToNVVM.h"
 #include "axe/Conversion/AxeToTrn/AxeToTrn.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Dialect/Trn/Transforms/Passes.h"
@@ -22,6 +23,9 @@ inline void registerAllAxePasses() {
   registerAxePasses();
   // convert-axe-to-cpu, the axe-to-cpu pipeline and the CPU schedules.
   registerAxeToCPU();
+  // convert-axe-to-nvvm, the axe-to-nvvm / axe-to-ptx pipelines and the
+  // nvvm schedules.
+  registerAxeToNVVM();
   // convert-axe-to-trn, the axe-to-trn pipeline and the trn schedules.
   registerAxeToTrn();
   // trn-assign-addresses, trn-multi-buffer.

@@ -94,4 +94,39 @@ def ConvertAxeToTrn : Pass<"convert-axe-to-trn", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// AxeToNVVM
+//===----------------------------------------------------------------------===//
+
+def ConvertAxeToNVVM : Pass<"convert-axe-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "Move axe kernels into gpu.funcs launched by their hosts";
+  let description = [{
+    Runs after `axe-dispatch` for an NVIDIA target has rewritten every
+    collective operator into the code of one thread. Each `axe.kernel`
+    becomes a `gpu.func` (`@<host>_kernel`) in its own `gpu.module`
+    (`@<host>_kernels`) carrying an `#nvvm.target` for the chip, with
+    `known_block_size` set to the kernel's threads. The memrefs and scalars
+    the kernel uses become its arguments, constants are cloned into it, and
+    the kernel op is replaced by a `gpu.launch_func` with the kernel's grid
+    and one-dimensional CTAs. Inside, axis ids become thread and block ids
+    (`laneid = tid mod 32`, ...), `axe.barrier` becomes `gpu.barrier` (CTA)
+    or `nvvm.bar.warp.sync` (warp), a shared buffer becomes a workgroup
+    attribution, a register buffer a private `memref.alloca` of its
+    coordinates on `m`, and a view a flat `memref.reinterpret_cast` of its
+    memref, as the schedules addressed them. Waits on the tokens of SIMT
+    copies go: a thread's copy has completed when it returns.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "NVIDIA target (sm_80, sm_90, sm_100a); default: the module's "
+           "#axe.target">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::func::FuncDialect", "mlir::gpu::GPUDialect",
+    "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // AXE_CONVERSION_PASSES_TD

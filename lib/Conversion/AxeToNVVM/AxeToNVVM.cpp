@@ -1,0 +1,450 @@
+//===- AxeToNVVM.cpp - The nvvm backend, convert-axe-to-nvvm, pipelines ---===//
+
+#include "axe/Conversion/AxeToNVVM/AxeToNVVM.h"
+
+#include "NVVMCodegen.h"
+#include "NVVMSchedules.h"
+
+#include "axe/Codegen/Schedule.h"
+#include "axe/Conversion/Passes.h"
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Axe/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace axe {
+#define GEN_PASS_DEF_CONVERTAXETONVVM
+#include "axe/Conversion/Passes.h.inc"
+} // namespace axe
+
+using namespace mlir;
+
+namespace axe {
+namespace {
+
+/// The PTX ISA version a chip needs at least (sm_90a: 8.0, sm_100a: 8.6).
+StringRef ptxFeatures(const TargetDescription &target) {
+  if (target.smVersion >= 100)
+    return "+ptx86";
+  if (target.smVersion >= 90)
+    return "+ptx80";
+  return "+ptx70";
+}
+
+FailureOr<const TargetDescription *> resolveTarget(Operation *anchor,
+                                                   StringRef chip) {
+  std::string name = chip.str();
+  if (name.empty()) {
+    TargetAttr attr;
+    if (auto kernel = dyn_cast<KernelOp>(anchor))
+      attr = kernel.getEffectiveTarget();
+    if (!attr) {
+      anchor->emitError("nvvm: no target: give the module an #axe.target or "
+                        "the pass a chip (convert-axe-to-nvvm{chip=sm_80})");
+      return failure();
+    }
+    name = attr.getName().str();
+  }
+  auto target = lookupTarget(name);
+  if (!target) {
+    anchor->emitError("nvvm: ") << target.message();
+    return failure();
+  }
+  if ((*target)->kind != TargetKind::GPU) {
+    anchor->emitError("nvvm: target '")
+        << name << "' is not an NVIDIA GPU (" << knownTargetNames() << ")";
+    return failure();
+  }
+  return *target;
+}
+
+//===----------------------------------------------------------------------===//
+// Outlining
+//===----------------------------------------------------------------------===//
+
+/// What the kernel takes from its function: memrefs and scalars become
+/// arguments (the function's own arguments first, in order), constants are
+/// cloned.
+struct Captures {
+  SmallVector<Value> arguments;
+  SmallVector<Value> constants;
+};
+
+FailureOr<Captures> captures(KernelOp kernel) {
+  SetVector<Value> used;
+  getUsedValuesDefinedAbove(kernel.getBody(), used);
+  SmallVector<Value> ordered(used.begin(), used.end());
+  llvm::stable_sort(ordered, [](Value a, Value b) {
+    auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
+    if (argA && argB)
+      return argA.getArgNumber() < argB.getArgNumber();
+    return argA && !argB;
+  });
+  Captures c;
+  for (Value v : ordered) {
+    if (matchPattern(v, m_Constant())) {
+      c.constants.push_back(v);
+      continue;
+    }
+    Type t = v.getType();
+    if (isa<MemRefType, IndexType, IntegerType, FloatType>(t)) {
+      c.arguments.push_back(v);
+      continue;
+    }
+    return kernel.emitError("nvvm: the kernel uses a value of type ")
+           << t << " from its function; a GPU kernel takes memrefs and "
+           << "scalars";
+  }
+  return c;
+}
+
+bool isBufferCast(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
+         isa<BufferType>(cast->getOperand(0).getType()) &&
+         isa<MemRefType>(cast->getResult(0).getType());
+}
+
+bool isTokenPlaceholder(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->getNumOperands() == 0 && cast->getNumResults() == 1 &&
+         isa<TokenType>(cast->getResult(0).getType());
+}
+
+/// Every operator must have been dispatched; anything else of axe that is
+/// left is plumbing this pass lowers.
+LogicalResult checkDispatched(KernelOp kernel) {
+  WalkResult walk = kernel.getBody().walk([&](Operation *op) {
+    if (isa<OperatorOpInterface>(op)) {
+      op->emitError("nvvm: ")
+          << op->getName()
+          << " is still here; run axe-dispatch for the NVIDIA target first "
+             "(the axe-to-nvvm pipeline does)";
+      return WalkResult::interrupt();
+    }
+    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp>(op) ||
+        isBufferCast(op) || isTokenPlaceholder(op))
+      return WalkResult::advance();
+    if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
+        !isa<KernelOp>(op)) {
+      op->emitError("nvvm: ") << op->getName() << " has no nvvm lowering";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// A view as the schedules addressed it: its memref seen flat from the
+/// lowest coordinate its tile reaches on m.
+Value lowerView(ViewOp view, Value source, RewriterBase &rw) {
+  Location loc = view.getLoc();
+  auto type = cast<MemRefType>(source.getType());
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  (void)type.getStridesAndOffset(strides, staticOffset);
+  nvvm::FlatStorage storage = *nvvm::getFlatStorage(view.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(rw, loc, source);
+  Value offset = meta.getOffset();
+  if (storage.lo != 0)
+    offset = arith::AddIOp::create(
+        rw, loc, offset, arith::ConstantIndexOp::create(rw, loc, storage.lo));
+  for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
+    Value stride = ShapedType::isDynamic(strides[i])
+                       ? Value(meta.getStrides()[i])
+                       : arith::ConstantIndexOp::create(rw, loc, strides[i]);
+    Value start = getValueOrCreateConstantIndexOp(rw, loc, off);
+    offset = arith::AddIOp::create(
+        rw, loc, offset, arith::MulIOp::create(rw, loc, start, stride));
+  }
+  return memref::ReinterpretCastOp::create(
+      rw, loc, nvvm::getFlatMemRefType(view.getType()), meta.getBaseBuffer(),
+      OpFoldResult(offset),
+      ArrayRef<OpFoldResult>{rw.getIndexAttr(storage.size)},
+      ArrayRef<OpFoldResult>{rw.getIndexAttr(1)});
+}
+
+/// Lowers the axe plumbing inside a gpu.func that holds a kernel's body.
+LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
+                        RewriterBase &rw) {
+  Block &entry = func.getBody().front();
+  DenseMap<Value, Value> memory;
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    if (auto id = dyn_cast<AxisIdOp>(op)) {
+      rw.setInsertionPoint(id);
+      Value v = cg.axisValue(rw, loc, id.getAxis());
+      if (!v)
+        return failure();
+      rw.replaceOp(id, v);
+    } else if (auto barrier = dyn_cast<BarrierOp>(op)) {
+      rw.setInsertionPoint(barrier);
+      if (failed(cg.barrier(rw, loc, barrier.getScope().getKind())))
+        return failure();
+      rw.eraseOp(barrier);
+    } else if (auto alloc = dyn_cast<AllocOp>(op)) {
+      auto type = cast<BufferType>(alloc.getType());
+      auto storage = nvvm::getFlatStorage(type);
+      if (!storage)
+        return alloc.emitError("nvvm: ") << storage.message();
+      Value mem;
+      auto staticType = MemRefType::get({storage->size}, type.getElementType());
+      if (type.getMemorySpace() == MemorySpace::Shared) {
+        auto space = gpu::AddressSpaceAttr::get(rw.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+        mem = func.addWorkgroupAttribution(
+            MemRefType::get({storage->size}, type.getElementType(),
+                            MemRefLayoutAttrInterface(), space),
+            loc);
+      } else if (type.getMemorySpace() == MemorySpace::Reg) {
+        // At the start of the kernel, whatever loop the alloc is in: its
+        // contents are undefined when allocated, and registers are the
+        // thread's for the whole kernel.
+        rw.setInsertionPointToStart(&entry);
+        mem = memref::AllocaOp::create(rw, loc, staticType);
+      } else {
+        return alloc.emitError("nvvm: memory space '")
+               << stringifyMemorySpace(type.getMemorySpace())
+               << "' has no nvvm lowering";
+      }
+      if (isa<BlockArgument>(mem))
+        rw.setInsertionPointToStart(&entry);
+      else
+        rw.setInsertionPointAfterValue(mem);
+      memory[alloc.getResult()] =
+          memref::CastOp::create(rw, loc, nvvm::getFlatMemRefType(type), mem);
+    } else if (auto view = dyn_cast<ViewOp>(op)) {
+      rw.setInsertionPoint(view);
+      memory[view.getResult()] = lowerView(view, view.getSource(), rw);
+    } else if (isBufferCast(op)) {
+      auto it = memory.find(op->getOperand(0));
+      if (it == memory.end())
+        return op->emitError("nvvm: a buffer cast of something that is not "
+                             "an axe.alloc or axe.view");
+      rw.replaceOp(op, it->second);
+    }
+  }
+  // Waits on SIMT copies have nothing to wait for.
+  SmallVector<WaitOp> waits;
+  func.walk([&](WaitOp wait) { waits.push_back(wait); });
+  for (WaitOp wait : waits)
+    rw.eraseOp(wait);
+  ops.clear();
+  func.walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!isTokenPlaceholder(op) && !isa<SliceOp, AllocOp, ViewOp>(op))
+      continue;
+    if (!op->use_empty())
+      return op->emitError("nvvm: still used after lowering: ")
+             << *(*op->getUsers().begin())
+             << " (tokens through loops and buffers outside operators have "
+                "no nvvm lowering)";
+    rw.eraseOp(op);
+  }
+  return success();
+}
+
+LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
+                            StringRef name, RewriterBase &rw) {
+  if (failed(checkDispatched(kernel)))
+    return failure();
+  auto caught = captures(kernel);
+  if (failed(caught))
+    return failure();
+  auto module = kernel->getParentOfType<ModuleOp>();
+  Location loc = kernel.getLoc();
+  MLIRContext *ctx = rw.getContext();
+
+  // gpu.module @<name>s [#nvvm.target<chip, features>].
+  rw.setInsertionPointToEnd(module.getBody());
+  auto nvvmTarget =
+      NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                target.chip, ptxFeatures(target));
+  auto gpuModule = gpu::GPUModuleOp::create(rw, loc, (name + "s").str(),
+                                            rw.getArrayAttr({nvvmTarget}));
+  SmallVector<Type> argTypes;
+  for (Value v : caught->arguments)
+    argTypes.push_back(v.getType());
+  rw.setInsertionPointToStart(gpuModule.getBody());
+  auto func =
+      gpu::GPUFuncOp::create(rw, loc, name, rw.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), rw.getUnitAttr());
+  int32_t threads = int32_t(kernel.getThreads());
+  func.setKnownBlockSizeAttr(rw.getDenseI32ArrayAttr({threads, 1, 1}));
+
+  // The body, with captured values mapped to arguments or clones.
+  Block &entry = func.getBody().front();
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(caught->arguments, entry.getArguments()))
+    map.map(v, arg);
+  rw.setInsertionPointToStart(&entry);
+  for (Value c : caught->constants)
+    map.map(c, rw.clone(*c.getDefiningOp())->getResult(0));
+  for (Operation &op : kernel.getBody().front().without_terminator())
+    rw.clone(op, map);
+  gpu::ReturnOp::create(rw, loc);
+
+  nvvm::NVVMTargetCodegen cg(target);
+  if (failed(lowerBody(func, cg, rw)))
+    return failure();
+
+  // The launch in the host.
+  rw.setInsertionPoint(kernel);
+  SmallVector<Value, 3> grid;
+  for (OpFoldResult g : kernel.getMixedGrid())
+    grid.push_back(getValueOrCreateConstantIndexOp(rw, loc, g));
+  Value one = arith::ConstantIndexOp::create(rw, loc, 1);
+  while (grid.size() < 3)
+    grid.push_back(one);
+  Value block = arith::ConstantIndexOp::create(rw, loc, threads);
+  gpu::LaunchFuncOp::create(
+      rw, loc, func, gpu::KernelDim3{grid[0], grid[1], grid[2]},
+      gpu::KernelDim3{block, one, one},
+      /*dynamicSharedMemorySize=*/Value(), caught->arguments);
+  rw.eraseOp(kernel);
+  return success();
+}
+
+struct ConvertAxeToNVVMPass
+    : public impl::ConvertAxeToNVVMBase<ConvertAxeToNVVMPass> {
+  using ConvertAxeToNVVMBase::ConvertAxeToNVVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp k) { kernels.push_back(k); });
+    llvm::StringMap<unsigned> perFunction, seen;
+    for (KernelOp k : kernels)
+      if (auto host = k->getParentOfType<func::FuncOp>())
+        ++perFunction[host.getName()];
+    IRRewriter rw(&getContext());
+    bool ok = true;
+    for (KernelOp k : kernels) {
+      auto target = resolveTarget(k, chip);
+      if (failed(target)) {
+        ok = false;
+        continue;
+      }
+      auto host = k->getParentOfType<func::FuncOp>();
+      std::string name = host ? (host.getName() + "_kernel").str() : "kernel";
+      if (host && perFunction[host.getName()] > 1)
+        name += std::to_string(seen[host.getName()]++);
+      ok &= succeeded(outlineKernel(k, **target, name, rw));
+    }
+    if (!ok)
+      return signalPassFailure();
+    if (!kernels.empty())
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
+    module->removeAttr(AxeDialect::getTargetAttrName());
+  }
+};
+
+} // namespace
+
+void registerNVVMBackend() {
+  Backend backend;
+  backend.name = "nvvm";
+  backend.targets = targetKind(TargetKind::GPU);
+  backend.addSchedules = nvvm::addSIMTSchedules;
+  backend.dependentDialects = [](DialectRegistry &registry) {
+    registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
+                    scf::SCFDialect, vector::VectorDialect>();
+  };
+  backend.codegen = [](const TargetDescription &target) {
+    return std::make_unique<nvvm::NVVMTargetCodegen>(target);
+  };
+  registerBackend(std::move(backend));
+}
+
+void buildAxeToNVVMPipeline(OpPassManager &pm,
+                            const AxeToNVVMOptions &options) {
+  registerNVVMBackend();
+  AxeDispatchOptions dispatch;
+  dispatch.target = options.chip;
+  pm.addPass(createAxeDispatch(dispatch));
+  ConvertAxeToNVVMOptions convert;
+  convert.chip = options.chip;
+  pm.addPass(createConvertAxeToNVVM(convert));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void buildAxeToPTXPipeline(OpPassManager &pm, const AxeToPTXOptions &options) {
+  buildAxeToNVVMPipeline(pm, options);
+  gpu::GPUToNVVMPipelineOptions lower;
+  // The chip and PTX version come from each gpu.module's #nvvm.target;
+  // these only fill modules without one.
+  lower.cubinFormat = options.format;
+  lower.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, lower);
+}
+
+namespace {
+struct AxeToNVVMPipelineOptions
+    : public PassPipelineOptions<AxeToNVVMPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("NVIDIA target (sm_80, sm_90, "
+                                          "sm_100a); default: the module's "
+                                          "#axe.target")};
+};
+struct AxeToPTXPipelineOptions
+    : public PassPipelineOptions<AxeToPTXPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("NVIDIA target (sm_80, sm_90, "
+                                          "sm_100a); default: the module's "
+                                          "#axe.target")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin, fatbin"),
+      llvm::cl::init("isa")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("LLVM optimization level"),
+                       llvm::cl::init(3)};
+};
+} // namespace
+
+void registerAxeToNVVM() {
+  registerNVVMBackend();
+  registerConvertAxeToNVVM();
+  static PassPipelineRegistration<AxeToNVVMPipelineOptions> nvvmPipeline(
+      "axe-to-nvvm",
+      "Dispatch every collective operator with the nvvm schedules and move "
+      "each kernel into a gpu.func its host launches (the level axe-gpu-run "
+      "interprets)",
+      [](OpPassManager &pm, const AxeToNVVMPipelineOptions &o) {
+        AxeToNVVMOptions options;
+        options.chip = o.chip;
+        buildAxeToNVVMPipeline(pm, options);
+      });
+  static PassPipelineRegistration<AxeToPTXPipelineOptions> ptxPipeline(
+      "axe-to-ptx",
+      "axe-to-nvvm, then gpu-lower-to-nvvm-pipeline: gpu.binary holding PTX "
+      "(format=isa) or a cubin/fatbin through ptxas",
+      [](OpPassManager &pm, const AxeToPTXPipelineOptions &o) {
+        AxeToPTXOptions options;
+        options.chip = o.chip;
+        options.format = o.format;
+        options.optLevel = o.optLevel;
+        buildAxeToPTXPipeline(pm, options);
+      });
+}
+
+} // namespace axe

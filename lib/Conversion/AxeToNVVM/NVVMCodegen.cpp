@@ -1,0 +1,242 @@
+//===- NVVMCodegen.cpp - Threads, buffers and operands on NVIDIA ----------===//
+
+#include "NVVMCodegen.h"
+
+#include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Layout/Swizzle.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace axe::nvvm {
+
+//===----------------------------------------------------------------------===//
+// NVVMTargetCodegen
+//===----------------------------------------------------------------------===//
+
+/// The kernel whose body `b` inserts into, for its cluster shape.
+static KernelOp enclosingKernel(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  if (!block)
+    return {};
+  Operation *parent = block->getParentOp();
+  if (auto k = dyn_cast_or_null<KernelOp>(parent))
+    return k;
+  return parent ? parent->getParentOfType<KernelOp>() : KernelOp();
+}
+
+static gpu::Dimension dimension(unsigned dim) {
+  return dim == 0   ? gpu::Dimension::x
+         : dim == 1 ? gpu::Dimension::y
+                    : gpu::Dimension::z;
+}
+
+Value NVVMTargetCodegen::axisValue(OpBuilder &b, Location loc,
+                                   StringRef axis) const {
+  const TargetAxis *a = description.findAxis(axis);
+  if (!a || !a->isThreadAxis()) {
+    emitError(loc) << "nvvm: axis '" << axis << "' of " << description.name
+                   << " is not a thread or CTA axis (it has "
+                   << description.axisNames() << ")";
+    return {};
+  }
+  if (a->role == AxisRole::CTA) {
+    Value id = gpu::BlockIdOp::create(b, loc, dimension(a->dim));
+    if (a->scope != ExecutionScope::Cluster)
+      return id;
+    // CTAs of a cluster are consecutive in the grid, so a CTA's place in
+    // its cluster is its grid index modulo the cluster's extent.
+    KernelOp kernel = enclosingKernel(b);
+    int64_t extent = 1;
+    if (kernel && kernel.getCluster() && a->dim < kernel.getCluster()->size())
+      extent = (*kernel.getCluster())[a->dim];
+    return arith::RemUIOp::create(b, loc, id, indexConstant(b, loc, extent));
+  }
+  // Kernels launch one-dimensional CTAs, so a thread's place in its CTA is
+  // thread_id x; every other thread axis is a mixed-radix digit of it.
+  std::optional<AxisStep> step = description.stepOfAxis(axis);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value v = step->threadsPerStep == 1
+                ? tid
+                : arith::DivUIOp::create(
+                      b, loc, tid, indexConstant(b, loc, step->threadsPerStep));
+  if (step->wrap > 0)
+    v = arith::RemUIOp::create(b, loc, v, indexConstant(b, loc, step->wrap));
+  return v;
+}
+
+LogicalResult NVVMTargetCodegen::barrier(OpBuilder &b, Location loc,
+                                         ScopeKind scope) const {
+  switch (scope) {
+  case ScopeKind::Thread:
+    return success();
+  case ScopeKind::Warp: {
+    Value all = arith::ConstantIntOp::create(b, loc, -1, 32);
+    NVVM::SyncWarpOp::create(b, loc, all);
+    return success();
+  }
+  case ScopeKind::CTA:
+    gpu::BarrierOp::create(b, loc);
+    return success();
+  default:
+    return emitError(loc) << "nvvm: no barrier at " << stringifyScopeKind(scope)
+                          << " scope yet (CTA, warp and thread have one)";
+  }
+}
+
+Value NVVMTargetCodegen::load(OpBuilder &b, Location loc, Value memory,
+                              Value address, Type elementType,
+                              int64_t lanes) const {
+  if (lanes == 1)
+    return memref::LoadOp::create(b, loc, memory, address);
+  return vector::LoadOp::create(b, loc, VectorType::get({lanes}, elementType),
+                                memory, address);
+}
+
+void NVVMTargetCodegen::store(OpBuilder &b, Location loc, Value value,
+                              Value memory, Value address) const {
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, memory, address);
+  else
+    memref::StoreOp::create(b, loc, value, memory, address);
+}
+
+int64_t NVVMTargetCodegen::maxVectorBits(MemorySpace space) const {
+  // ld/st.v4.b32 (and cp.async) move at most 16 bytes per thread.
+  return space == MemorySpace::Reg ? 0 : 128;
+}
+
+void NVVMTargetCodegen::populateTypeConversions(
+    TypeConverter &converter) const {
+  converter.addConversion(
+      [](BufferType type) -> Type { return getFlatMemRefType(type); });
+}
+
+//===----------------------------------------------------------------------===//
+// Storage
+//===----------------------------------------------------------------------===//
+
+MemRefType getFlatMemRefType(BufferType type) {
+  MLIRContext *ctx = type.getContext();
+  Attribute space;
+  if (type.getMemorySpace() == MemorySpace::Shared)
+    space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1});
+  return MemRefType::get({ShapedType::kDynamic}, type.getElementType(), layout,
+                         space);
+}
+
+Result<FlatStorage> getFlatStorage(BufferType rootType) {
+  auto reach = axisReach(rootType.getLayout());
+  if (!reach)
+    return reach.takeFailure();
+  auto m = reach->find(std::string(kDefaultAxis));
+  if (m == reach->end())
+    return FlatStorage{0, 1};
+  return FlatStorage{m->second.lo, m->second.hi - m->second.lo + 1};
+}
+
+SmallVector<std::string, 4> threadAxesOf(const TargetDescription &target,
+                                         const Layout &layout) {
+  SmallVector<std::string, 4> axes;
+  for (const std::string &axis : layout.tile().axes()) {
+    const TargetAxis *a = target.findAxis(axis);
+    if (a && a->isThreadAxis() && a->role != AxisRole::CTA)
+      axes.push_back(axis);
+  }
+  return axes;
+}
+
+int64_t threadAxisValue(const TargetDescription &target, StringRef axis,
+                        int64_t tid) {
+  std::optional<AxisStep> step = target.stepOfAxis(axis);
+  if (!step)
+    return 0;
+  int64_t v = tid / step->threadsPerStep;
+  return step->wrap > 0 ? v % step->wrap : v;
+}
+
+//===----------------------------------------------------------------------===//
+// GPUOperand
+//===----------------------------------------------------------------------===//
+
+Value GPUOperand::address(OpBuilder &b, Location loc,
+                          const CoordValue &placement) const {
+  Value m = placement.get(b, loc, kDefaultAxis);
+  if (storage.lo == 0)
+    return m;
+  return addIndex(b, loc, m, indexConstant(b, loc, -storage.lo));
+}
+
+Value GPUOperand::read(OpBuilder &b, Location loc, ValueRange indices) const {
+  CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
+  emitter->applySwizzle(b, loc, c);
+  return memref::LoadOp::create(b, loc, memory, address(b, loc, c));
+}
+
+void GPUOperand::write(OpBuilder &b, Location loc, ValueRange indices,
+                       Value value) const {
+  CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
+  emitter->forEachPlacement(
+      b, loc, c, [&](OpBuilder &ib, Location il, const CoordValue &p) {
+        memref::StoreOp::create(ib, il, value, memory, address(ib, il, p));
+      });
+}
+
+Result<bool> checkGPUOperand(Value buffer) {
+  auto chain = walkBufferChain(buffer);
+  if (!chain)
+    return fail("the buffer is not an axe.alloc or axe.view (or a slice of "
+                "one), so the nvvm target cannot find its memory");
+  auto type = cast<BufferType>(chain->root->getResult(0).getType());
+  switch (type.getMemorySpace()) {
+  case MemorySpace::Global:
+  case MemorySpace::Shared:
+  case MemorySpace::Reg:
+    break;
+  default:
+    return fail("memory space '" +
+                stringifyMemorySpace(type.getMemorySpace()).str() +
+                "' has no nvvm lowering yet (global, shared and reg do)");
+  }
+  for (const std::string &axis : type.getLayout().tile().axes()) {
+    const TargetAxis *a = findAxisOnAnyTarget(axis);
+    if (!a || a->isMemory())
+      continue;
+    if (a->role == AxisRole::CTA || a->role == AxisRole::Device)
+      return fail("the buffer's layout places data on '" + axis +
+                  "' (other CTAs or devices); distributed shared memory and "
+                  "device meshes have no nvvm lowering yet");
+  }
+  if (auto storage = getFlatStorage(type); !storage)
+    return storage.takeFailure();
+  return true;
+}
+
+Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
+  if (auto ok = checkGPUOperand(buffer); !ok)
+    return ok.takeFailure();
+  auto ref = resolveBuffer(b, loc, buffer);
+  if (!ref)
+    return ref.takeFailure();
+  GPUOperand op;
+  op.ref = *ref;
+  auto rootType = cast<BufferType>(ref->root->getResult(0).getType());
+  op.space = rootType.getMemorySpace();
+  op.storage = *getFlatStorage(rootType);
+  op.memory = UnrealizedConversionCastOp::create(
+                  b, loc, getFlatMemRefType(rootType), ref->root->getResult(0))
+                  .getResult(0);
+  auto emitter = LayoutEmitter::get(ref->layout, ref->shape);
+  if (!emitter)
+    return emitter.takeFailure();
+  op.emitter = std::move(*emitter);
+  return op;
+}
+
+} // namespace axe::nvvm

@@ -1,0 +1,16 @@
+//===- NVVMSchedules.h - The nvvm backend's schedules -----------*- C++ -*-===//
+
+#ifndef AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
+#define AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
+
+#include "axe/Codegen/Schedule.h"
+
+namespace axe::nvvm {
+
+/// The SIMT schedules: copy, fill, elementwise, reduce and gemm, each
+/// thread doing the part of the operator its layouts give it.
+void addSIMTSchedules(ScheduleRegistry &registry);
+
+} // namespace axe::nvvm
+
+#endif // AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
