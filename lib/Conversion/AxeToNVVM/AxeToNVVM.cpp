@@ -136,7 +136,8 @@ LogicalResult checkDispatched(KernelOp kernel) {
              "(the axe-to-nvvm pipeline does)";
       return WalkResult::interrupt();
     }
-    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp>(op) ||
+    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp,
+            WarpSpecializeOp, PartitionOp>(op) ||
         isBufferCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
@@ -178,10 +179,130 @@ Value lowerView(ViewOp view, Value source, RewriterBase &rw) {
       ArrayRef<OpFoldResult>{rw.getIndexAttr(1)});
 }
 
+/// A warp specialization on a GPU is what it says: each warp branches to
+/// the partition that contains it.
+LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
+                                  RewriterBase &rw) {
+  SmallVector<WarpSpecializeOp> specializations;
+  func.walk([&](WarpSpecializeOp ws) { specializations.push_back(ws); });
+  for (WarpSpecializeOp ws : specializations) {
+    Location loc = ws.getLoc();
+    rw.setInsertionPoint(ws);
+    Value warp = cg.axisValue(rw, loc, "warpid");
+    if (!warp)
+      return failure();
+    SmallVector<PartitionOp> partitions(
+        ws.getBody().front().getOps<PartitionOp>());
+    for (PartitionOp p : partitions) {
+      Value lo = arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::uge, warp,
+          arith::ConstantIndexOp::create(rw, loc, p.getWarpBegin()));
+      Value hi = arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult, warp,
+          arith::ConstantIndexOp::create(rw, loc, p.getWarpEnd()));
+      Value in = arith::AndIOp::create(rw, loc, lo, hi);
+      auto ifOp = scf::IfOp::create(rw, loc, in, /*withElseRegion=*/false);
+      Block &body = p.getBody().front();
+      Operation *yield = ifOp.getThenRegion().front().getTerminator();
+      for (Operation &op :
+           llvm::make_early_inc_range(body.without_terminator()))
+        op.moveBefore(yield);
+    }
+    rw.eraseOp(ws);
+  }
+  return success();
+}
+
+/// The tokens of SIMT copies carry nothing: loop-carried tokens and token
+/// results of scf.if go, their uses get `placeholder`.
+LogicalResult dropTokenCarriers(gpu::GPUFuncOp func, Value placeholder,
+                                RewriterBase &rw) {
+  auto isToken = [](Type t) { return isa<TokenType>(t); };
+  SmallVector<Operation *> carriers;
+  func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op) &&
+        llvm::any_of(op->getResultTypes(), isToken))
+      carriers.push_back(op);
+  });
+  for (Operation *op : carriers) {
+    rw.setInsertionPoint(op);
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      SmallVector<Value> inits;
+      for (Value v : loop.getInitArgs())
+        if (!isToken(v.getType()))
+          inits.push_back(v);
+      auto fresh =
+          scf::ForOp::create(rw, loop.getLoc(), loop.getLowerBound(),
+                             loop.getUpperBound(), loop.getStep(), inits);
+      SmallVector<Value> args{fresh.getInductionVar()};
+      unsigned k = 0;
+      for (BlockArgument a : loop.getRegionIterArgs())
+        args.push_back(isToken(a.getType()) ? placeholder
+                                            : fresh.getRegionIterArgs()[k++]);
+      rw.eraseOp(fresh.getBody()->getTerminator());
+      rw.mergeBlocks(loop.getBody(), fresh.getBody(), args);
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      SmallVector<Type> types;
+      for (Type t : ifOp.getResultTypes())
+        if (!isToken(t))
+          types.push_back(t);
+      auto fresh = scf::IfOp::create(rw, ifOp.getLoc(), types,
+                                     ifOp.getCondition(), true);
+      for (auto [from, to] :
+           {std::pair(&ifOp.getThenRegion(), &fresh.getThenRegion()),
+            std::pair(&ifOp.getElseRegion(), &fresh.getElseRegion())}) {
+        rw.eraseBlock(&to->front());
+        if (!from->empty())
+          rw.inlineRegionBefore(*from, *to, to->end());
+        else
+          scf::YieldOp::create(rw, ifOp.getLoc(), ValueRange());
+      }
+    } else {
+      return op->emitError("nvvm: a token through scf.while has no nvvm "
+                           "lowering");
+    }
+    Operation *fresh = op->getPrevNode();
+    // Yields lose their token operands.
+    for (Region &r : fresh->getRegions())
+      for (Block &b : r)
+        if (auto y = dyn_cast<scf::YieldOp>(b.getTerminator())) {
+          SmallVector<Value> kept;
+          for (Value v : y.getOperands())
+            if (!isToken(v.getType()))
+              kept.push_back(v);
+          rw.setInsertionPoint(y);
+          rw.replaceOpWithNewOp<scf::YieldOp>(y, kept);
+        }
+    unsigned k = 0;
+    SmallVector<Value> results;
+    for (Value r : op->getResults())
+      results.push_back(isToken(r.getType()) ? placeholder
+                                             : fresh->getResult(k++));
+    rw.replaceOp(op, results);
+  }
+  return success();
+}
+
 /// Lowers the axe plumbing inside a gpu.func that holds a kernel's body.
 LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
                         RewriterBase &rw) {
   Block &entry = func.getBody().front();
+  if (failed(lowerWarpSpecialize(func, cg, rw)))
+    return failure();
+  rw.setInsertionPointToStart(&entry);
+  Value token =
+      UnrealizedConversionCastOp::create(
+          rw, func.getLoc(), TypeRange{rw.getType<TokenType>()}, ValueRange())
+          .getResult(0);
+  SmallVector<Operation *> placeholders;
+  func.walk([&](Operation *op) {
+    if (isTokenPlaceholder(op) && op->getResult(0) != token)
+      placeholders.push_back(op);
+  });
+  for (Operation *op : placeholders)
+    rw.replaceOp(op, token);
+  if (failed(dropTokenCarriers(func, token, rw)))
+    return failure();
   DenseMap<Value, Value> memory;
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });

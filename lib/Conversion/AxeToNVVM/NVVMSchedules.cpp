@@ -776,30 +776,30 @@ SmallVector<int64_t, 4> targetIndexOf(ArrayRef<int64_t> x,
 }
 
 /// How a warp reduces a register tile: the current thread combines the
-/// source elements it holds into one partial per target element it holds
-/// (groups, by local index), then lanes exchange partials across the lane
-/// bits that number reduced digits (xor masks).
+/// source elements it holds that share a target element into one partial
+/// (groups of local indices, by their kept offset from the thread's base),
+/// then lanes exchange partials across the lane bits that number reduced
+/// digits (xor masks), after which every lane that took part has the value.
 struct ShufflePlan {
   ReduceMapping map;
-  /// Per local target element, the local source elements it combines.
+  /// Per group, its local source elements; all share the kept offset
+  /// `offsets[g]` (in target indices) from the thread's base.
   SmallVector<SmallVector<int64_t>> groups;
+  SmallVector<SmallVector<int64_t, 4>> offsets;
   SmallVector<int64_t> masks;
 };
 
 Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
-                                      int64_t threads, ReduceOp op) {
+                                      int64_t threads, ReduceOp op,
+                                      bool targetInRegisters) {
   BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
   auto map = reduceMapping(s.getShape(), op.getDims(), t.getShape());
   if (!map)
     return map.takeFailure();
   SmallVector<std::string, 4> sAxes = threadAxesOf(target, s.getLayout());
-  SmallVector<std::string, 4> tAxes = threadAxesOf(target, t.getLayout());
   auto sv = InstanceView::get(s.getLayout(), s.getShape(), sAxes);
   if (!sv)
     return sv.takeFailure();
-  auto tv = InstanceView::get(t.getLayout(), t.getShape(), tAxes);
-  if (!tv)
-    return tv.takeFailure();
   ShufflePlan plan;
   plan.map = *map;
   // Lanes exchange partials along the reduced digits of lane axes.
@@ -819,56 +819,53 @@ Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
       for (int64_t k = 1; k < d.extent; k *= 2)
         plan.masks.push_back(d.stride * k);
     }
-  // Each thread's target elements must be the kept coordinates of its own
-  // source elements, at the same offsets from its bases for every thread.
-  std::optional<SmallVector<int64_t, 4>> delta;
-  for (int64_t tid = 0; tid < threads; ++tid) {
-    Coord inst;
-    for (const std::string &a : sAxes)
-      inst.set(a, threadAxisValue(target, a, tid));
-    Coord tinst;
-    for (const std::string &a : tAxes)
-      tinst.set(a, threadAxisValue(target, a, tid));
-    std::optional<Shape> tb = tv->instanceBase(tinst);
-    if (!tb)
-      continue;
-    std::optional<Shape> sb = sv->instanceBase(inst);
-    if (!sb)
-      return fail("thread " + std::to_string(tid) +
-                  " holds part of the target but none of the source");
-    SmallVector<int64_t, 4> d = targetIndexOf(*sb, *map);
-    for (auto [x, y] : llvm::zip(d, *tb))
-      x -= y;
-    if (delta && *delta != d)
-      return fail("threads hold target elements at different places "
-                  "relative to their source elements");
-    delta = d;
-  }
-  if (!delta)
-    return fail("no thread holds an element of the target");
-  for (int64_t jd = 0; jd < tv->localSize(); ++jd) {
-    Shape want = tv->localOffset(jd);
-    SmallVector<int64_t> group;
-    for (int64_t j = 0; j < sv->localSize(); ++j) {
-      SmallVector<int64_t, 4> k = targetIndexOf(sv->localOffset(j), *map);
-      bool same = true;
-      for (size_t i = 0; i < k.size(); ++i)
-        same &= k[i] + (*delta)[i] == want[i];
-      if (same)
-        group.push_back(j);
+  for (int64_t j = 0; j < sv->localSize(); ++j) {
+    SmallVector<int64_t, 4> k = targetIndexOf(sv->localOffset(j), *map);
+    auto it = llvm::find(plan.offsets, k);
+    if (it == plan.offsets.end()) {
+      plan.offsets.push_back(k);
+      plan.groups.push_back({j});
+    } else {
+      plan.groups[it - plan.offsets.begin()].push_back(j);
     }
-    if (group.empty())
-      return fail("a thread holds a target element whose source row it "
-                  "holds no part of");
-    plan.groups.push_back(std::move(group));
   }
+  if (plan.groups.size() > size_t(kMaxUnrolled))
+    return fail("more than " + std::to_string(kMaxUnrolled) +
+                " target elements per thread");
   if (!plan.masks.empty() && s.getElementType().getIntOrFloatBitWidth() != 32)
     return fail("shuffles move 32-bit values; the source is " +
                 std::to_string(s.getElementType().getIntOrFloatBitWidth()) +
                 "-bit");
-  if (plan.groups.size() > size_t(kMaxUnrolled))
-    return fail("more than " + std::to_string(kMaxUnrolled) +
-                " target elements per thread");
+  if (!targetInRegisters)
+    return plan;
+  // A register target: the threads that end with a target element's value
+  // (those holding part of its source row) must be exactly its holders.
+  auto sh = Holders::get(target, s.getLayout(), s.getShape(), threads);
+  if (!sh)
+    return sh.takeFailure();
+  auto th = Holders::get(target, t.getLayout(), t.getShape(), threads);
+  if (!th)
+    return th.takeFailure();
+  std::vector<llvm::BitVector> computes(th->size(), llvm::BitVector(threads));
+  SmallVector<int64_t, 4> x(s.getShape().size(), 0);
+  for (int64_t i = 0; i < sh->size(); ++i) {
+    SmallVector<int64_t, 4> y = targetIndexOf(x, *map);
+    int64_t flat = 0;
+    for (auto [v, e] : llvm::zip(y, t.getShape()))
+      flat = flat * e + v;
+    for (int64_t tid = 0; tid < threads; ++tid)
+      if (sh->holds(i, tid))
+        computes[flat].set(tid);
+    Holders::advance(x, s.getShape());
+  }
+  for (int64_t y = 0; y < th->size(); ++y)
+    for (int64_t tid = 0; tid < threads; ++tid)
+      if (th->holds(y, tid) != computes[y].test(tid))
+        return fail("target element " + std::to_string(y) + " is " +
+                    (th->holds(y, tid) ? "held" : "not held") + " by thread " +
+                    std::to_string(tid) + ", which " +
+                    (computes[y].test(tid) ? "reduces" : "does not reduce") +
+                    " its source row");
   return plan;
 }
 
@@ -877,11 +874,12 @@ ScheduleMatch matchShuffleReduce(Operation *raw, const ScheduleContext &ctx) {
   if (!m.accepted())
     return m;
   auto op = cast<ReduceOp>(raw);
-  if (spaceOf(op.getSource()) != MemorySpace::Reg ||
-      spaceOf(op.getTarget()) != MemorySpace::Reg)
-    return ScheduleMatch::decline("the source and target are not both "
-                                  "registers");
-  auto plan = planShuffleReduce(*ctx.target, threadsOf(raw), op);
+  if (spaceOf(op.getSource()) != MemorySpace::Reg)
+    return ScheduleMatch::decline("the source is not in registers");
+  if (ScheduleMatch v = matchView(ctx, op.getSource()); !v.accepted())
+    return v;
+  auto plan = planShuffleReduce(*ctx.target, threadsOf(raw), op,
+                                spaceOf(op.getTarget()) == MemorySpace::Reg);
   if (!plan)
     return ScheduleMatch::decline(plan.message());
   return ScheduleMatch::accept(*plan);
@@ -902,36 +900,31 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   Combiner kind = combinerOf(op.getKind());
   Type elt = src.elementType();
   auto sAxes = threadAxesOf(t, src.layout());
-  auto tAxes = threadAxesOf(t, dst.layout());
   auto sv = InstanceEmitter::get(src.layout(), src.shape(), sAxes);
-  auto tv = InstanceEmitter::get(dst.layout(), dst.shape(), tAxes);
-  InstanceBase sBase = sv->emitBase(rw, loc, threadCoord(rw, loc, cg, sAxes));
-  InstanceBase tBase = tv->emitBase(rw, loc, threadCoord(rw, loc, cg, tAxes));
-  for (auto [jd, group] : llvm::enumerate(plan.groups)) {
+  InstanceBase base = sv->emitBase(rw, loc, threadCoord(rw, loc, cg, sAxes));
+  SmallVector<int64_t, 4> zeros(src.shape().size(), 0);
+  for (auto [g, group] : llvm::enumerate(plan.groups)) {
     // The partial of the thread's own elements; a thread holding none
     // contributes the identity but still takes part in the shuffles.
     Value identity = reductionIdentity(rw, loc, kind, elt);
-    Value holds = sBase.holds;
-    Value partial;
     auto computePartial = [&](OpBuilder &b) {
       Value acc = identity;
       for (int64_t j : group) {
-        InstanceElement e = sv->emitElement(b, loc, sBase, j);
+        InstanceElement e = sv->emitElement(b, loc, base, j);
         acc = combine(b, loc, kind, acc, src.read(b, loc, e.logical));
       }
       return acc;
     };
-    if (!holds || matchPattern(holds, m_One())) {
+    Value partial;
+    if (!base.holds || matchPattern(base.holds, m_One())) {
       partial = computePartial(rw);
     } else {
-      auto ifOp = scf::IfOp::create(rw, loc, TypeRange{elt}, holds, true);
-      {
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        scf::YieldOp::create(rw, loc, computePartial(rw));
-        rw.setInsertionPointToStart(&ifOp.getElseRegion().front());
-        scf::YieldOp::create(rw, loc, identity);
-      }
+      auto ifOp = scf::IfOp::create(rw, loc, TypeRange{elt}, base.holds, true);
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(rw, loc, computePartial(rw));
+      rw.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(rw, loc, identity);
       partial = ifOp.getResult(0);
     }
     for (int64_t mask : plan.masks) {
@@ -940,12 +933,19 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
                                  int32_t(t.warpSize), gpu::ShuffleMode::XOR);
       partial = combine(rw, loc, kind, partial, shfl.getShuffleResult());
     }
-    guarded(rw, loc, tBase.holds, [&](OpBuilder &b) {
-      InstanceElement e = tv->emitElement(b, loc, tBase, jd);
+    guarded(rw, loc, base.holds, [&](OpBuilder &b) {
+      // The target index: the kept part of the thread's base, plus the
+      // group's offset.
+      SmallVector<Value, 4> y;
+      for (auto [td, sd] : llvm::enumerate(plan.map.targetDims))
+        y.push_back(plan.map.reduced[sd]
+                        ? indexConstant(b, loc, 0)
+                        : addIndex(b, loc, base.logical[sd],
+                                   indexConstant(b, loc, plan.offsets[g][td])));
       Value v = castElements(b, loc, partial, dst.elementType());
       if (op.getAccumulate())
-        v = combine(b, loc, kind, dst.read(b, loc, e.logical), v);
-      dst.write(b, loc, e.logical, v);
+        v = combine(b, loc, kind, dst.read(b, loc, y), v);
+      dst.write(b, loc, y, v);
     });
   }
   rw.eraseOp(op);
@@ -1124,10 +1124,18 @@ ScheduleMatch matchSIMTGemm(Operation *raw, const ScheduleContext &ctx) {
                              op.getTransposeB(), c.getShape());
   if (!problem)
     return ScheduleMatch::decline(problem.message());
-  if (spaceOf(op.getC()) != MemorySpace::Reg)
-    return ScheduleMatch::decline("the accumulator is not in registers");
-  if (ScheduleMatch v = matchView(ctx, op.getC()); !v.accepted())
-    return v;
+  bool cInRegisters = spaceOf(op.getC()) == MemorySpace::Reg;
+  if (cInRegisters)
+    if (ScheduleMatch v = matchView(ctx, op.getC()); !v.accepted())
+      return v;
+  if (!cInRegisters) {
+    for (Value v : {op.getA(), op.getB()})
+      if (spaceOf(v) == MemorySpace::Reg)
+        return ScheduleMatch::decline(
+            "C is in memory, shared by the threads round robin, so no "
+            "thread is known to hold the register rows of A or B it needs");
+    return ScheduleMatch::accept(*problem);
+  }
   if (!isa<FloatType>(c.getElementType()) &&
       !isa<IntegerType>(c.getElementType()))
     return ScheduleMatch::decline("the accumulator is not a number");
@@ -1219,7 +1227,18 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
   const GPUOperand &a = (*ops)[0], &b = (*ops)[1], &c = (*ops)[2];
   const TargetCodegen &cg = codegenOf(ctx);
   SmallVector<std::string, 4> axes = threadAxesOf(cg.target(), c.layout());
-  if (axes.empty()) {
+  if (!c.isRegister()) {
+    // C in memory: the threads take its elements round robin.
+    auto rank = scopeRank(rw, loc, cg, scopeOf(raw), threadsOf(raw));
+    if (failed(rank))
+      return op.emitError("nvvm: no thread axis numbers the scope");
+    forEachShared(rw, loc, c.shape(), *rank,
+                  [&](OpBuilder &ib, Location l, ValueRange x) {
+                    SmallVector<SmallVector<Value, 4>> one;
+                    one.emplace_back(x.begin(), x.end());
+                    emitThreadGemm(ib, l, op, a, b, c, problem.k, one);
+                  });
+  } else if (axes.empty()) {
     SmallVector<SmallVector<Value, 4>> elements;
     forEachIndex(rw, loc, c.shape(), [&](OpBuilder &, Location, ValueRange x) {
       elements.push_back(SmallVector<Value, 4>(x.begin(), x.end()));

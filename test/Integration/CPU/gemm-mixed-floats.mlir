@@ -20,7 +20,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
       %a = axe.view %A[0, 0] : memref<4x6xbf16> -> !ga
       %b = axe.view %B[0, 0] : memref<6x5xbf16> -> !gb
       %c = axe.view %C[0, 0] : memref<4x5xf16> -> !gc
-      axe.gemm %a, %b into %c at cta {schedule = "cpu.gemm.naive"} : !ga, !gb into !gc
+      axe.gemm %a, %b into %c at cta {schedule = {cpu = "cpu.gemm.naive"}} : !ga, !gb into !gc
     }
     return
   }
@@ -31,7 +31,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
       %a = axe.view %A[0, 0] : memref<4x6xf16> -> !ha
       %b = axe.view %B[0, 0] : memref<6x5xf16> -> !hb
       %c = axe.view %C[0, 0] : memref<4x5xbf16> -> !hc
-      axe.gemm %a, %b into %c at cta {schedule = "cpu.gemm.naive"} : !ha, !hb into !hc
+      axe.gemm %a, %b into %c at cta {schedule = {cpu = "cpu.gemm.naive"}} : !ha, !hb into !hc
     }
     return
   }
