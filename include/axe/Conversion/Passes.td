@@ -124,8 +124,8 @@ def ConvertAxeToNVVM : Pass<"convert-axe-to-nvvm", "mlir::ModuleOp"> {
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
     "mlir::func::FuncDialect", "mlir::gpu::GPUDialect",
-    "mlir::NVVM::NVVMDialect", "mlir::scf::SCFDialect",
-    "mlir::vector::VectorDialect"
+    "mlir::NVVM::NVVMDialect", "mlir::nvgpu::NVGPUDialect",
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect"
   ];
 }
 

@@ -10,18 +10,22 @@
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -483,11 +487,15 @@ void registerNVVMBackend() {
   Backend backend;
   backend.name = "nvvm";
   backend.targets = targetKind(TargetKind::GPU);
-  backend.addSchedules = nvvm::addSIMTSchedules;
+  backend.addSchedules = [](ScheduleRegistry &registry) {
+    nvvm::addSIMTSchedules(registry);
+    nvvm::addMmaSchedules(registry);
+  };
   backend.dependentDialects = [](DialectRegistry &registry) {
-    registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                    math::MathDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                    scf::SCFDialect, vector::VectorDialect>();
+    registry
+        .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                math::MathDialect, nvgpu::NVGPUDialect, memref::MemRefDialect,
+                NVVM::NVVMDialect, scf::SCFDialect, vector::VectorDialect>();
   };
   backend.codegen = [](const TargetDescription &target) {
     return std::make_unique<nvvm::NVVMTargetCodegen>(target);
@@ -510,12 +518,37 @@ void buildAxeToNVVMPipeline(OpPassManager &pm,
 
 void buildAxeToPTXPipeline(OpPassManager &pm, const AxeToPTXOptions &options) {
   buildAxeToNVVMPipeline(pm, options);
-  gpu::GPUToNVVMPipelineOptions lower;
-  // The chip and PTX version come from each gpu.module's #nvvm.target;
-  // these only fill modules without one.
-  lower.cubinFormat = options.format;
-  lower.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, lower);
+  // Upstream's gpu-lower-to-nvvm-pipeline, less its nvvm-attach-target:
+  // that pass appends a second #nvvm.target (its own chip, sm_50 by
+  // default) to each gpu.module, and gpu-module-to-binary then compiles for
+  // both. Each module already carries the target convert-axe-to-nvvm
+  // derived from the kernel's chip, with the PTX version the chip needs.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createStripDebugInfoPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 namespace {
@@ -536,9 +569,10 @@ struct AxeToPTXPipelineOptions
       *this, "format",
       llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin, fatbin"),
       llvm::cl::init("isa")};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("LLVM optimization level"),
-                       llvm::cl::init(3)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose ptxas makes bin and fatbin"),
+      llvm::cl::init("/usr/local/cuda")};
 };
 } // namespace
 
@@ -563,7 +597,7 @@ void registerAxeToNVVM() {
         AxeToPTXOptions options;
         options.chip = o.chip;
         options.format = o.format;
-        options.optLevel = o.optLevel;
+        options.toolkit = o.toolkit;
         buildAxeToPTXPipeline(pm, options);
       });
 }

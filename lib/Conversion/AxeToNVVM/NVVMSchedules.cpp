@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -360,8 +361,25 @@ DynamicOffset dynamicOffsetOf(const GPUOperand &op) {
 /// dst = src (or = fill) with the elements shared round robin by the
 /// instance's threads, `lanes` consecutive elements of the innermost loop
 /// at a time where both operands are contiguous along it.
+/// Whether a global -> shared copy of `lanes` elements per access goes by
+/// cp.async: the target has it, the access is 4, 8 or 16 bytes, the types
+/// match (cp.async converts nothing) and each element has one place in
+/// shared memory.
+bool useCpAsync(const TargetDescription &target, const GPUOperand &dst,
+                const GPUOperand &src, int64_t lanes) {
+  if (!target.hasFeature("cp.async") || src.space != MemorySpace::Global ||
+      dst.space != MemorySpace::Shared ||
+      src.elementType() != dst.elementType() ||
+      !vectorMatchesScalarMemory(dst.elementType()))
+    return false;
+  int64_t bytes = lanes * dst.elementType().getIntOrFloatBitWidth() / 8;
+  return (bytes == 4 || bytes == 8 || bytes == 16) &&
+         dst.layout().tile().replicaOffsets().size() <= 1;
+}
+
 void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
-                     const GPUOperand *src, Value fill, const ScopeRank &rank) {
+                     const GPUOperand *src, Value fill, const ScopeRank &rank,
+                     const TargetDescription &target) {
   SmallVector<SpaceOperand, 2> operands;
   operands.push_back({&*dst.emitter, iota(dst.shape().size())});
   bool sameShape = !src || src->shape() == dst.shape();
@@ -402,11 +420,26 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
     chunkLoops.push_back(l);
     chunks *= space.loops()[l].extent;
   }
+  // cp.async: each iteration's copy is its own group, carried out of the
+  // loop so the thread can wait for all of them before the operator ends.
+  bool async = src && sameShape && useCpAsync(target, dst, *src, lanes);
+  Type tokenType = b.getType<nvgpu::DeviceAsyncTokenType>();
+  SmallVector<Value> carried;
+  if (async)
+    carried.push_back(
+        nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, ValueRange())
+            .getResult());
   auto loop =
       scf::ForOp::create(b, loc, rank.rank, indexConstant(b, loc, chunks),
-                         indexConstant(b, loc, rank.threads));
+                         indexConstant(b, loc, rank.threads), carried);
+  if (async) {
+    OpBuilder::InsertionGuard after(b);
+    b.setInsertionPointAfter(loop);
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, loop.getResult(0),
+                                     b.getI32IntegerAttr(0));
+  }
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
+  b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();
   SmallVector<Value> ivs(space.loops().size());
   for (int64_t i = int64_t(chunkLoops.size()) - 1; i >= 0; --i) {
@@ -419,6 +452,23 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
         arith::RemUIOp::create(b, loc, rest, indexConstant(b, loc, ext));
     rest = arith::DivUIOp::create(b, loc, rest, indexConstant(b, loc, ext));
   }
+  if (async) {
+    CoordValue p = space.emitPlacement(b, loc, 1, ivs, &src->ref.offset);
+    src->emitter->applySwizzle(b, loc, p);
+    CoordValue d = space.emitPlacement(b, loc, 0, ivs, &dst.ref.offset);
+    dst.emitter->applySwizzle(b, loc, d);
+    Value copy = nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, tokenType, dst.memory, ValueRange{dst.address(b, loc, d)},
+        src->memory, ValueRange{src->address(b, loc, p)}, b.getIndexAttr(lanes),
+        Value(), UnitAttr());
+    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
+                                                          ValueRange{copy});
+    scf::YieldOp::create(b, loc, group);
+    return;
+  }
+  if (!loop.getBody()->mightHaveTerminator())
+    scf::YieldOp::create(b, loc);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
   Value value;
   if (src && sameShape) {
     CoordValue p = space.emitPlacement(b, loc, 1, ivs, &src->ref.offset);
@@ -607,7 +657,7 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
     if (failed(rank))
       return op.emitError("nvvm: no thread axis numbers the threads of ")
              << stringifyScopeKind(scopeOf(raw)) << " scope";
-    emitDistributed(rw, loc, dst, &src, Value(), *rank);
+    emitDistributed(rw, loc, dst, &src, Value(), *rank, *ctx.target);
   }
   rw.eraseOp(op);
   return success();
@@ -617,8 +667,9 @@ template <typename OpTy>
 void addCopySchedule(ScheduleRegistry &r, StringRef opName) {
   (void)r.add({"nvvm.copy.simt", opName.str(), gpuTargets(), 0,
                "each thread moves the elements it holds (a register side) "
-               "or its round-robin share of 16-byte vectors (memory to "
-               "memory)",
+               "or its round-robin share of up to 16-byte vectors (memory "
+               "to memory; global to shared by cp.async where the target "
+               "has it)",
                matchCopy<OpTy>, rewriteCopy<OpTy>});
 }
 
@@ -660,7 +711,8 @@ void addFillSchedule(ScheduleRegistry &r) {
                                  threadsOf(raw));
            if (failed(rank))
              return op.emitError("nvvm: no thread axis numbers the scope");
-           emitDistributed(rw, op.getLoc(), dst, nullptr, v, *rank);
+           emitDistributed(rw, op.getLoc(), dst, nullptr, v, *rank,
+                           *ctx.target);
          }
          rw.eraseOp(op);
          return success();

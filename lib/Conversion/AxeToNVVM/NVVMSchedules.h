@@ -11,6 +11,9 @@ namespace axe::nvvm {
 /// thread doing the part of the operator its layouts give it.
 void addSIMTSchedules(ScheduleRegistry &registry);
 
+/// The tensor-core GEMM on mma.sync fragments (NVVMMma.cpp).
+void addMmaSchedules(ScheduleRegistry &registry);
+
 } // namespace axe::nvvm
 
 #endif // AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H

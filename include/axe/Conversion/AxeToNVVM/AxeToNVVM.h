@@ -36,11 +36,11 @@ struct AxeToPTXOptions : AxeToNVVMOptions {
   std::string format = "isa";
   /// Where ptxas lives for bin/fatbin.
   std::string toolkit = "/usr/local/cuda";
-  int optLevel = 3;
 };
 
-/// axe-to-nvvm, then upstream's gpu-lower-to-nvvm-pipeline for the chip with
-/// the PTX version it needs.
+/// axe-to-nvvm, then upstream's lowering of gpu.modules to NVVM and
+/// gpu-module-to-binary, for the chip and PTX version each module's
+/// #nvvm.target names.
 void buildAxeToPTXPipeline(mlir::OpPassManager &pm,
                            const AxeToPTXOptions &options = {});
 
