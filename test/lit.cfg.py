@@ -32,6 +32,7 @@ tools = [
     "axe-lsp-server",
     "axe-mpirun",
     "axe-opt",
+    "axe-gpu-run",
     "axe-trn-sim",
     "lli",
     "mlir-opt",
@@ -45,3 +46,16 @@ llvm_config.add_tool_substitutions(
 # reported unsupported.
 if config.axe_mpi_found == "ON":
     config.available_features.add("mpi")
+
+# Tests that assemble generated PTX need ptxas (a CUDA toolkit, no GPU);
+# without it they are reported unsupported. %ptxas names it.
+import shutil
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas"
+    if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+config.substitutions.append(
+    ("%extract_ptx", "python3 " + os.path.join(config.axe_src_root, "utils",
+                                               "extract-ptx.py")))

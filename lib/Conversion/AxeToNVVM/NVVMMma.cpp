@@ -244,13 +244,15 @@ Result<MmaPlan> planMma(const TargetDescription &target, int64_t threads,
         std::optional<Shape> p = positionOf(plan.c, lane, slot);
         auto it = laneOf.find({o[0] + (*p)[0], o[1] + (*p)[1]});
         if (it == laneOf.end() || it->second != lane)
-          return fail("the accumulator's " + std::to_string(atom.m) + "x" +
-                      std::to_string(atom.n) + " tile at (" +
-                      std::to_string(o[0]) + ", " + std::to_string(o[1]) +
-                      ") of a warp is not " + atom.name +
-                      "'s C fragment: element (" + std::to_string((*p)[0]) +
-                      ", " + std::to_string((*p)[1]) + ") belongs to lane " +
-                      std::to_string(lane));
+          return fail(
+              "the accumulator's " + std::to_string(atom.m) + "x" +
+              std::to_string(atom.n) + " tile at (" + std::to_string(o[0]) +
+              ", " + std::to_string(o[1]) + ") of a warp is not " + atom.name +
+              "'s C fragment: the atom puts its element (" +
+              std::to_string((*p)[0]) + ", " + std::to_string((*p)[1]) +
+              ") on lane " + std::to_string(lane) + ", the layout on " +
+              (it == laneOf.end() ? std::string("no lane of the warp")
+                                  : "lane " + std::to_string(it->second)));
       }
     plan.tiles.push_back(o);
   }

@@ -1,0 +1,88 @@
+// RUN: axe-opt %s --axe-to-nvvm -split-input-file -verify-diagnostics
+
+// Refusals of the nvvm schedules and of convert-axe-to-nvvm: each names what
+// does not fit.
+
+!x = !axe.buffer<64xf32, #axe.layout<S[(32, 2) : (1@laneid, 1)]>, reg>
+!y = !axe.buffer<64xf32, #axe.layout<S[(2, 32) : (1, 1@laneid)]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @exchange() {
+    axe.kernel grid [1] threads 32 {
+      %x = axe.alloc : !x
+      %y = axe.alloc : !y
+      // expected-error @below {{no schedule for axe.copy on target sm_80; every candidate declined}}
+      // expected-note @below {{schedule 'nvvm.copy.simt' (priority 0) declined: thread 1 handles element (1) but does not hold it in the source; exchanging registers between threads (shuffles or shared memory) is not implemented}}
+      axe.copy %x to %y at warp : !x to !y
+    }
+    return
+  }
+}
+
+// -----
+
+!s = !axe.buffer<4x32xf32, #axe.layout<S[(4, 32) : (1@warpid, 1@laneid)]>, reg>
+!t = !axe.buffer<32xf32, #axe.layout<S[32 : 1@laneid] + R[4 : 1@warpid]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @across_warps() {
+    axe.kernel grid [1] threads 128 {
+      %s = axe.alloc : !s
+      %t = axe.alloc : !t
+      // expected-error @below {{no schedule for axe.reduce on target sm_80}}
+      // expected-note @below {{'nvvm.reduce.shuffle' (priority 10) declined: the reduced dim 0 is spread over 'warpid'; only lanes of a warp exchange partials (shuffles), a reduction across warps needs shared memory}}
+      // expected-note @below {{'nvvm.reduce.serial' (priority 0) declined: thread 32 holds a target element but not all of its source row}}
+      axe.reduce sum %s into %t dims [0] at cta : !s into !t
+    }
+    return
+  }
+}
+
+// -----
+
+!a = !axe.buffer<16x16xf16, #axe.layout<S[(16, 16) : (16, 1)]>, shared>
+!b = !axe.buffer<16x8xf16, #axe.layout<S[(16, 8) : (8, 1)]>, shared>
+!c = !axe.buffer<16x8xf32, #axe.layout<S[(8, 2, 4, 2) : (4@laneid, 2, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @not_the_fragment() {
+    axe.kernel grid [1] threads 32 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !b
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'mma.sync' declined axe.gemm on target sm_80: the accumulator's 16x8 tile at (0, 0) of a warp is not mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32's C fragment: the atom puts its element (8, 0) on lane 0, the layout on lane 16}}
+      axe.gemm %a, %b into %c at warp {schedule = "mma.sync"} : !a, !b into !c
+    }
+    return
+  }
+}
+
+// -----
+
+// Tensor memory exists on sm_100a, but nothing lowers it yet.
+!tm = !axe.buffer<128x32xf32, #axe.layout<S[(128, 32) : (1@TLane, 1@TCol)]>, tmem>
+module attributes {axe.target = #axe.target<"sm_100a">} {
+  func.func @tensor_memory() {
+    %zero = arith.constant 0.0 : f32
+    axe.kernel grid [1] threads 128 {
+      %t = axe.alloc : !tm
+      // expected-error @below {{no schedule for axe.fill on target sm_100a}}
+      // expected-note @below {{memory space 'tmem' has no nvvm lowering yet (global, shared and reg do)}}
+      axe.fill %t, %zero at cta : !tm
+    }
+    return
+  }
+}
+
+// -----
+
+// sm_80 has no warpgroups: the verifier says so before any schedule runs.
+!w = !axe.buffer<128xf32, #axe.layout<S[128 : 1]>, global>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @warpgroup(%X: memref<128xf32>) {
+    %zero = arith.constant 0.0 : f32
+    axe.kernel grid [1] threads 128 {
+      %g = axe.view %X[0] : memref<128xf32> -> !w
+      // expected-error @below {{runs at warpgroup scope, but sm_80 has no warpgroups (sm_90 and later do)}}
+      axe.fill %g, %zero at warpgroup : !w
+    }
+    return
+  }
+}
