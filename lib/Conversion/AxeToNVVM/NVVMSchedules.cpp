@@ -239,38 +239,68 @@ void forEachIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   nest(b, 0);
 }
 
-/// The coordinates of the current thread on `axes`.
-CoordValue threadCoord(OpBuilder &b, Location loc, const TargetCodegen &cg,
-                       ArrayRef<std::string> axes) {
-  CoordValue c;
-  for (const std::string &axis : axes)
-    c.set(axis, cg.axisValue(b, loc, axis));
-  return c;
+/// The thread axes that decide which thread holds an element of register
+/// operand `reg`: its layout's, and those a slice at a run-time start moves
+/// it along (a row of a tile whose rows are on laneid is some lane's).
+SmallVector<std::string, 4> holderAxes(const TargetDescription &target,
+                                       const GPUOperand &reg) {
+  SmallVector<std::string, 4> axes = threadAxesOf(target, reg.layout());
+  for (const auto &entry : reg.ref.offset.entries()) {
+    const TargetAxis *a = target.findAxis(entry.first);
+    if (a && a->isThreadAxis() && a->role != AxisRole::CTA &&
+        !llvm::is_contained(axes, entry.first))
+      axes.push_back(entry.first);
+  }
+  return axes;
+}
+
+/// The per-thread view of register operand `reg` and the current thread's
+/// base in it: the thread's coordinates less the run-time slice start on
+/// each holder axis, so a slice of a lane's row is held by that lane only.
+struct HeldView {
+  std::optional<InstanceEmitter> view;
+  InstanceBase base;
+};
+
+HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
+                      const GPUOperand &reg) {
+  SmallVector<std::string, 4> axes = holderAxes(cg.target(), reg);
+  HeldView h;
+  auto view = InstanceEmitter::get(reg.layout(), reg.shape(), axes);
+  h.view.emplace(std::move(*view));
+  CoordValue coord;
+  for (const std::string &axis : axes) {
+    Value v = cg.axisValue(b, loc, axis);
+    if (Value start = reg.ref.offset.lookup(axis))
+      v = arith::SubIOp::create(b, loc, v, start);
+    coord.set(axis, v);
+  }
+  h.base = h.view->emitBase(b, loc, coord);
+  return h;
 }
 
 /// Calls `body` with the logical index of every element of the register
 /// operand `reg` the current thread holds.
 void forEachHeld(OpBuilder &b, Location loc, const TargetCodegen &cg,
                  const GPUOperand &reg, LogicalBody body) {
-  SmallVector<std::string, 4> axes = threadAxesOf(cg.target(), reg.layout());
-  if (axes.empty()) {
+  if (holderAxes(cg.target(), reg).empty()) {
     forEachIndex(b, loc, reg.shape(), body);
     return;
   }
   // The match steps made sure the view exists (checkInstanceView).
-  auto view = InstanceEmitter::get(reg.layout(), reg.shape(), axes);
-  InstanceBase base = view->emitBase(b, loc, threadCoord(b, loc, cg, axes));
-  guarded(b, loc, base.holds, [&](OpBuilder &ib) {
-    int64_t n = view->view().localSize();
+  HeldView h = emitHeldView(b, loc, cg, reg);
+  const InstanceEmitter &view = *h.view;
+  guarded(b, loc, h.base.holds, [&](OpBuilder &ib) {
+    int64_t n = view.view().localSize();
     if (n <= kMaxUnrolled) {
       for (int64_t j = 0; j < n; ++j)
-        body(ib, loc, view->emitElement(ib, loc, base, j).logical);
+        body(ib, loc, view.emitElement(ib, loc, h.base, j).logical);
       return;
     }
-    view->emitLoop(ib, loc, base,
-                   [&](OpBuilder &lb, Location l, const InstanceElement &e) {
-                     body(lb, l, e.logical);
-                   });
+    view.emitLoop(ib, loc, h.base,
+                  [&](OpBuilder &lb, Location l, const InstanceElement &e) {
+                    body(lb, l, e.logical);
+                  });
   });
 }
 
@@ -951,9 +981,9 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   const TargetDescription &t = cg.target();
   Combiner kind = combinerOf(op.getKind());
   Type elt = src.elementType();
-  auto sAxes = threadAxesOf(t, src.layout());
-  auto sv = InstanceEmitter::get(src.layout(), src.shape(), sAxes);
-  InstanceBase base = sv->emitBase(rw, loc, threadCoord(rw, loc, cg, sAxes));
+  HeldView held = emitHeldView(rw, loc, cg, src);
+  const InstanceEmitter *sv = &*held.view;
+  InstanceBase base = held.base;
   SmallVector<int64_t, 4> zeros(src.shape().size(), 0);
   for (auto [g, group] : llvm::enumerate(plan.groups)) {
     // The partial of the thread's own elements; a thread holding none
@@ -1278,7 +1308,7 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
     return failure();
   const GPUOperand &a = (*ops)[0], &b = (*ops)[1], &c = (*ops)[2];
   const TargetCodegen &cg = codegenOf(ctx);
-  SmallVector<std::string, 4> axes = threadAxesOf(cg.target(), c.layout());
+  SmallVector<std::string, 4> axes = holderAxes(cg.target(), c);
   if (!c.isRegister()) {
     // C in memory: the threads take its elements round robin.
     auto rank = scopeRank(rw, loc, cg, scopeOf(raw), threadsOf(raw));
@@ -1297,8 +1327,9 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
     });
     emitThreadGemm(rw, loc, op, a, b, c, problem.k, elements);
   } else {
-    auto view = InstanceEmitter::get(c.layout(), c.shape(), axes);
-    InstanceBase base = view->emitBase(rw, loc, threadCoord(rw, loc, cg, axes));
+    HeldView held = emitHeldView(rw, loc, cg, c);
+    const InstanceEmitter *view = &*held.view;
+    InstanceBase base = held.base;
     guarded(rw, loc, base.holds, [&](OpBuilder &ib) {
       SmallVector<SmallVector<Value, 4>> elements;
       for (int64_t j = 0; j < view->view().localSize(); ++j)
