@@ -167,10 +167,20 @@ public:
   std::string fresh(const std::string &prefix) {
     return "%" + prefix + std::to_string(nextId++);
   }
-  /// Appends a line of the kernel body at the current loop depth.
+  /// Appends a line of the kernel body at the current loop depth. An
+  /// operator at a scope of several threads is preceded by a barrier at
+  /// that scope: on a GPU the threads of one operator may read what
+  /// another wrote only after one (the CPU runs operators in order and
+  /// drops it).
   void line(const std::string &text) {
+    if (std::string scope = barrierScopeBefore(text); !scope.empty())
+      body << std::string(6 + 2 * depth, ' ') << "axe.barrier at " << scope
+           << "\n";
     body << std::string(6 + 2 * depth, ' ') << text << "\n";
   }
+  /// The scope of the operator `text` starts, when it needs a barrier
+  /// before it; empty otherwise.
+  static std::string barrierScopeBefore(const std::string &text);
   /// Opens `scf.for %iv = 0 to ub step step`; returns %iv.
   std::string beginFor(int64_t ub, int64_t step);
   void endFor() { close(); }

@@ -109,10 +109,10 @@ void gemmCase(std::mt19937_64 &rng, const Launch &launch, int64_t M, int64_t N,
     if (tb)
       parts.push_back("transpose_b");
     if (coin(rng, 25) && !forceNaive)
-      parts.push_back("schedule = \"cpu.gemm.naive\"");
+      parts.push_back("schedule = {cpu = \"cpu.gemm.naive\"}");
   }
   if (forceNaive)
-    parts.push_back("schedule = \"cpu.gemm.naive\"");
+    parts.push_back("schedule = {cpu = \"cpu.gemm.naive\"}");
   for (size_t i = 0; i < parts.size(); ++i)
     attrs += (i ? ", " : "") + parts[i];
   if (!attrs.empty())
@@ -205,7 +205,7 @@ void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
   if (accumulate)
     attrs.push_back("accumulate");
   if (coin(rng, 25))
-    attrs.push_back("schedule = \"cpu.reduce.scalar\"");
+    attrs.push_back("schedule = {cpu = \"cpu.reduce.scalar\"}");
   std::string attrDict;
   for (size_t i = 0; i < attrs.size(); ++i)
     attrDict += (i ? ", " : " {") + attrs[i];

@@ -510,10 +510,29 @@ std::vector<Buf> KernelText::replicaViews(const Buf &b) {
   return views;
 }
 
+std::string KernelText::barrierScopeBefore(const std::string &text) {
+  std::string op = text;
+  // "%t = axe.copy_async ..." names its result first.
+  if (size_t eq = op.find(" = "); eq != std::string::npos && op[0] == '%')
+    op = op.substr(eq + 3);
+  static const char *operators[] = {"axe.copy ",   "axe.copy_async ",
+                                    "axe.fill ",   "axe.gemm ",
+                                    "axe.reduce ", "axe.elementwise "};
+  if (llvm::none_of(operators,
+                    [&](const char *name) { return op.rfind(name, 0) == 0; }))
+    return "";
+  size_t at = op.find(" at ");
+  if (at == std::string::npos)
+    return "";
+  std::string scope = op.substr(at + 4);
+  scope = scope.substr(0, scope.find_first_of(" {:"));
+  return scope == "thread" ? "" : scope;
+}
+
 void KernelText::copy(const Buf &src, const Buf &dst, bool scalar) {
   line("axe.copy " + src.name + " to " + dst.name + " at " +
        launch.scopeName() +
-       (scalar ? " {schedule = \"cpu.copy.scalar\"}" : "") + " : " +
+       (scalar ? " {schedule = {cpu = \"cpu.copy.scalar\"}}" : "") + " : " +
        src.type() + " to " + dst.type());
 }
 

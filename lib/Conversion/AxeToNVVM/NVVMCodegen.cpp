@@ -83,9 +83,26 @@ LogicalResult NVVMTargetCodegen::barrier(OpBuilder &b, Location loc,
   case ScopeKind::CTA:
     gpu::BarrierOp::create(b, loc);
     return success();
+  case ScopeKind::Warpgroup: {
+    if (!description.hasWarpgroups())
+      return emitError(loc)
+             << "nvvm: " << description.name << " has no warpgroups";
+    // Named barrier 1 + wgid over the warpgroup's threads (barrier 0 is
+    // the CTA's).
+    Value wg = axisValue(b, loc, "wgid");
+    Value id = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::AddIOp::create(b, loc, wg, indexConstant(b, loc, 1)));
+    Value count =
+        arith::ConstantIntOp::create(b, loc, description.warpgroupSize(), 32);
+    NVVM::BarrierOp::create(b, loc, Type(), id, count,
+                            NVVM::BarrierReductionAttr(), Value());
+    return success();
+  }
   default:
     return emitError(loc) << "nvvm: no barrier at " << stringifyScopeKind(scope)
-                          << " scope yet (CTA, warp and thread have one)";
+                          << " scope (a CTA's threads synchronize, not a "
+                             "cluster's or a grid's, in this backend)";
   }
 }
 

@@ -584,8 +584,38 @@ BufferType typeOf(Value buffer) { return cast<BufferType>(buffer.getType()); }
 
 /// Declines unless the current thread holds what it reads of register
 /// operand `reg` while handling the elements of `driver`.
+/// Fails when `reg` is a slice of registers at a run-time start that
+/// moves along thread axes: which thread holds it is then known only at run
+/// time, so no static check can pair its holders with another operand's.
+Result<bool> checkStaticHolders(const TargetDescription &target, Value reg) {
+  for (Value cur = reg; auto slice = cur.getDefiningOp<SliceOp>();
+       cur = slice.getSource()) {
+    SmallVector<SliceStart> starts = slice.getKnownStarts();
+    if (llvm::all_of(starts, [](const SliceStart &s) { return s.known; }))
+      continue;
+    BufferType source = slice.getSource().getType();
+    auto axes = sliceStartAxes(source.getLayout().tile(), source.getShape(),
+                               starts, slice.getType().getShape());
+    if (!axes)
+      return axes.takeFailure();
+    for (const std::string &axis : *axes) {
+      const TargetAxis *a = target.findAxis(axis);
+      if (a && a->isThreadAxis() && a->role != AxisRole::CTA)
+        return fail("a register slice's run-time start moves it along '" +
+                    axis +
+                    "', so which thread holds it is known only at run "
+                    "time; the SIMT schedules pair register operands only "
+                    "where their holders are known when compiling");
+    }
+  }
+  return true;
+}
+
 ScheduleMatch matchOwnRegisters(Operation *op, const ScheduleContext &ctx,
                                 Value driver, Value reg, StringRef what) {
+  for (Value v : {driver, reg})
+    if (auto ok = checkStaticHolders(*ctx.target, v); !ok)
+      return ScheduleMatch::decline(ok.message());
   BufferType d = typeOf(driver), r = typeOf(reg);
   if (auto ok = checkReadsOwnRegisters(*ctx.target, threadsOf(op),
                                        d.getLayout(), d.getShape(),
@@ -960,6 +990,10 @@ ScheduleMatch matchShuffleReduce(Operation *raw, const ScheduleContext &ctx) {
     return ScheduleMatch::decline("the source is not in registers");
   if (ScheduleMatch v = matchView(ctx, op.getSource()); !v.accepted())
     return v;
+  if (spaceOf(op.getTarget()) == MemorySpace::Reg)
+    for (Value v : {op.getSource(), op.getTarget()})
+      if (auto ok = checkStaticHolders(*ctx.target, v); !ok)
+        return ScheduleMatch::decline(ok.message());
   auto plan = planShuffleReduce(*ctx.target, threadsOf(raw), op,
                                 spaceOf(op.getTarget()) == MemorySpace::Reg);
   if (!plan)
@@ -1221,6 +1255,13 @@ ScheduleMatch matchSIMTGemm(Operation *raw, const ScheduleContext &ctx) {
   if (!isa<FloatType>(c.getElementType()) &&
       !isa<IntegerType>(c.getElementType()))
     return ScheduleMatch::decline("the accumulator is not a number");
+  for (auto [name, v] : {std::pair<StringRef, Value>{"A", op.getA()},
+                         std::pair<StringRef, Value>{"B", op.getB()}})
+    if (spaceOf(v) == MemorySpace::Reg) {
+      for (Value w : {v, Value(op.getC())})
+        if (auto ok = checkStaticHolders(*ctx.target, w); !ok)
+          return ScheduleMatch::decline(name.str() + ": " + ok.message());
+    }
   for (auto [name, v] : {std::pair<StringRef, Value>{"A", op.getA()},
                          std::pair<StringRef, Value>{"B", op.getB()}})
     if (spaceOf(v) == MemorySpace::Reg)
