@@ -253,7 +253,7 @@ runOnInterpreter(ModuleOp module, std::vector<std::vector<uint8_t>> &raw,
       // A kernel no nvvm schedule takes is reported, never passed.
       if (diagnostics.find("every candidate declined") != std::string::npos) {
         skipReason = "the nvvm backend has no schedule for it:\n" +
-                     diagnostics.substr(0, 600);
+                     diagnostics.substr(0, 4000);
         return ::testing::AssertionSuccess();
       }
       return fail("axe-to-nvvm failed");
