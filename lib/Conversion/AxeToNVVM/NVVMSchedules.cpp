@@ -175,8 +175,8 @@ Result<bool> checkReadsOwnRegisters(const TargetDescription &target,
           c += (c.empty() ? "" : ", ") + std::to_string(v);
         return fail("thread " + std::to_string(t) + " handles element (" + c +
                     ") but does not hold it in " + what.str() +
-                    "; exchanging registers between threads (shuffles or "
-                    "shared memory) is not implemented");
+                    "; the staged schedule exchanges registers through "
+                    "shared memory");
       }
     Holders::advance(coord, driverShape);
   }
@@ -1503,22 +1503,22 @@ SmallVector<Value> registerInputs(Operation *op) {
     if (spaceOf(v) == MemorySpace::Reg && !llvm::is_contained(inputs, v))
       inputs.push_back(v);
   };
-  if (auto copy = dyn_cast<CopyOp>(op))
+  if (auto copy = dyn_cast<CopyOp>(op)) {
     add(copy.getSource());
-  else if (auto copy = dyn_cast<CopyAsyncOp>(op))
+  } else if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
     add(copy.getSource());
-  else if (auto ew = dyn_cast<ElementwiseOp>(op))
+  } else if (auto ew = dyn_cast<ElementwiseOp>(op)) {
     // An input that is also an output is its own driver's: staging it
     // would redirect the output too (operands are told apart by value).
     for (Value v : ew.getInputs())
       if (!llvm::is_contained(ew.getOutputs(), v))
         add(v);
-      else if (auto reduce = dyn_cast<ReduceOp>(op))
-        add(reduce.getSource());
-      else if (auto gemm = dyn_cast<GemmOp>(op)) {
-        add(gemm.getA());
-        add(gemm.getB());
-      }
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    add(reduce.getSource());
+  } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+    add(gemm.getA());
+    add(gemm.getB());
+  }
   return inputs;
 }
 
@@ -1566,6 +1566,7 @@ Schedule::RewriteFn stagedRewrite(Schedule::RewriteFn inner) {
   return [inner](Operation *op, const ScheduleContext &ctx,
                  const std::any &anyPlan, RewriterBase &rw) -> LogicalResult {
     const auto &plan = *std::any_cast<StagePlan>(&anyPlan);
+    Block *block = op->getBlock();
     Operation *next = op->getNextNode();
     Location loc = op->getLoc();
     ScopeKind scope = scopeOf(op);
@@ -1577,7 +1578,10 @@ Schedule::RewriteFn stagedRewrite(Schedule::RewriteFn inner) {
     stagingCodegen = nullptr;
     if (failed(ok))
       return failure();
-    rw.setInsertionPoint(next);
+    if (next)
+      rw.setInsertionPoint(next);
+    else
+      rw.setInsertionPointToEnd(block);
     return ctx.codegen->barrier(rw, loc, scope);
   };
 }

@@ -10,9 +10,8 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     axe.kernel grid [1] threads 32 {
       %x = axe.alloc : !x
       %y = axe.alloc : !y
-      // expected-error @below {{no schedule for axe.copy on target sm_80; every candidate declined}}
-      // expected-note @below {{schedule 'nvvm.copy.simt' (priority 0) declined: thread 1 handles element (1) but does not hold it in the source; exchanging registers between threads (shuffles or shared memory) is not implemented}}
-      axe.copy %x to %y at warp : !x to !y
+      // expected-error @below {{forced schedule 'nvvm.copy.simt' declined axe.copy on target sm_80: thread 1 handles element (1) but does not hold it in the source; the staged schedule exchanges registers through shared memory}}
+      axe.copy %x to %y at warp {schedule = "nvvm.copy.simt"} : !x to !y
     }
     return
   }
@@ -27,10 +26,8 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     axe.kernel grid [1] threads 128 {
       %s = axe.alloc : !s
       %t = axe.alloc : !t
-      // expected-error @below {{no schedule for axe.reduce on target sm_80}}
-      // expected-note @below {{'nvvm.reduce.shuffle' (priority 10) declined: the reduced dim 0 is spread over 'warpid'; only lanes of a warp exchange partials (shuffles), a reduction across warps needs shared memory}}
-      // expected-note @below {{'nvvm.reduce.serial' (priority 0) declined: thread 32 holds a target element but not all of its source row}}
-      axe.reduce sum %s into %t dims [0] at cta : !s into !t
+      // expected-error @below {{forced schedule 'nvvm.reduce.shuffle' declined axe.reduce on target sm_80: the reduced dim 0 is spread over 'warpid'; only lanes of a warp exchange partials (shuffles), a reduction across warps needs shared memory}}
+      axe.reduce sum %s into %t dims [0] at cta {schedule = "nvvm.reduce.shuffle"} : !s into !t
     }
     return
   }

@@ -114,3 +114,31 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// Lane l holds element 2l and 2l + 1 of x but element l and l + 32 of y:
+// the copy exchanges registers through a shared scratch, with a barrier
+// after the holders write it and one after the readers are done.
+// CHECK-LABEL: gpu.func @exchange_kernel
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[S]][%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.bar.warp.sync
+// CHECK: memref.load %[[S]][%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvvm.bar.warp.sync
+!x = !axe.buffer<64xf32, #axe.layout<S[(32, 2) : (1@laneid, 1)]>, reg>
+!y = !axe.buffer<64xf32, #axe.layout<S[(2, 32) : (1, 1@laneid)]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @exchange(%X: memref<64xf32>, %Y: memref<64xf32>) {
+    axe.kernel grid [1] threads 32 {
+      %gx = axe.view %X[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+      %gy = axe.view %Y[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+      %x = axe.alloc : !x
+      axe.copy %gx to %x at warp : !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global> to !x
+      %y = axe.alloc : !y
+      axe.copy %x to %y at warp : !x to !y
+      axe.copy %y to %gy at warp : !y to !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+    }
+    return
+  }
+}
