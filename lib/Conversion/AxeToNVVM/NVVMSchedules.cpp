@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -450,26 +451,22 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
     chunkLoops.push_back(l);
     chunks *= space.loops()[l].extent;
   }
-  // cp.async: each iteration's copy is its own group, carried out of the
-  // loop so the thread can wait for all of them before the operator ends.
+  // cp.async: each access is committed as its own group; the thread waits
+  // for all of its groups after the loop, before the operator ends. (The
+  // groups are nvvm's, not nvgpu's token-carrying ones: an nvgpu group of
+  // no tokens, needed to start a loop-carried one, does not print in a form
+  // that parses back.)
   bool async = src && sameShape && useCpAsync(target, dst, *src, lanes);
-  Type tokenType = b.getType<nvgpu::DeviceAsyncTokenType>();
-  SmallVector<Value> carried;
-  if (async)
-    carried.push_back(
-        nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, ValueRange())
-            .getResult());
   auto loop =
       scf::ForOp::create(b, loc, rank.rank, indexConstant(b, loc, chunks),
-                         indexConstant(b, loc, rank.threads), carried);
+                         indexConstant(b, loc, rank.threads));
   if (async) {
     OpBuilder::InsertionGuard after(b);
     b.setInsertionPointAfter(loop);
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, loop.getResult(0),
-                                     b.getI32IntegerAttr(0));
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   }
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(loop.getBody());
+  b.setInsertionPoint(loop.getBody()->getTerminator());
   Value rest = loop.getInductionVar();
   SmallVector<Value> ivs(space.loops().size());
   for (int64_t i = int64_t(chunkLoops.size()) - 1; i >= 0; --i) {
@@ -487,18 +484,14 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
     src->emitter->applySwizzle(b, loc, p);
     CoordValue d = space.emitPlacement(b, loc, 0, ivs, &dst.ref.offset);
     dst.emitter->applySwizzle(b, loc, d);
-    Value copy = nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, tokenType, dst.memory, ValueRange{dst.address(b, loc, d)},
-        src->memory, ValueRange{src->address(b, loc, p)}, b.getIndexAttr(lanes),
-        Value(), UnitAttr());
-    Value group = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType,
-                                                          ValueRange{copy});
-    scf::YieldOp::create(b, loc, group);
+    nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, b.getType<nvgpu::DeviceAsyncTokenType>(), dst.memory,
+        ValueRange{dst.address(b, loc, d)}, src->memory,
+        ValueRange{src->address(b, loc, p)}, b.getIndexAttr(lanes), Value(),
+        UnitAttr());
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
     return;
   }
-  if (!loop.getBody()->mightHaveTerminator())
-    scf::YieldOp::create(b, loc);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
   Value value;
   if (src && sameShape) {
     CoordValue p = space.emitPlacement(b, loc, 1, ivs, &src->ref.offset);

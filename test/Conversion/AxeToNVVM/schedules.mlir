@@ -11,8 +11,9 @@
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: scf.for %{{.*}} = %[[TID]] to %c256 step %c128
 // CHECK: nvgpu.device_async_copy {{.*}}, 8 :
-// CHECK: nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: }
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK: gpu.barrier
 module attributes {axe.target = #axe.target<"sm_80">} {
   func.func @stage(%A: memref<64x64xf16>) {
