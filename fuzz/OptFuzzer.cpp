@@ -41,8 +41,9 @@ namespace {
 
 /// Every pass and pipeline axe defines, with the options that pick
 /// different code: canonical forms per target, dispatch, the structural CPU
-/// conversion, the whole CPU lowering to llvm, and the trn lowering and
-/// its passes.
+/// conversion, the whole CPU lowering to llvm, the nvvm lowering (to the
+/// gpu/nvvm level; the PTX back end is upstream's), and the trn lowering
+/// and its passes.
 const char *const kPipelines[] = {
     "axe-canonicalize-layouts",
     "axe-canonicalize-layouts{target=sm_80}",
@@ -55,6 +56,9 @@ const char *const kPipelines[] = {
     "axe-to-cpu{outline=false}",
     "axe-to-trn",
     "axe-to-trn{buffers=3}",
+    "axe-to-nvvm{chip=sm_80}",
+    "axe-to-nvvm{chip=sm_90}",
+    "axe-to-nvvm{chip=sm_100a}",
     "func.func(trn-multi-buffer,trn-balance-engines,trn-assign-addresses)",
 };
 

@@ -273,7 +273,14 @@ Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
         const LoopStep &step = loop.steps[k];
         std::optional<AxisUnit> unit = axisUnit(
             step.axis, op->space, op->pitch, bankElementsOf(op->elementType));
-        at = StorageIter{loop.extent, step.stride * unit->elements, unit->kind};
+        if (!unit && step.stride != 0)
+          return fail("axis '" + step.axis + "' has no place in " +
+                      trn::stringifyMemorySpace(op->space).str());
+        // A loop an operand does not move along (a stride-0 iter, as a
+        // broadcast layout has) names no axis: it stays on the free axis.
+        at = unit ? StorageIter{loop.extent, step.stride * unit->elements,
+                                unit->kind}
+                  : StorageIter{loop.extent, 0, IterKind::Free};
       }
       s.at.push_back(at);
     }
