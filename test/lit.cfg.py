@@ -59,3 +59,33 @@ if ptxas:
 config.substitutions.append(
     ("%extract_ptx", "python3 " + os.path.join(config.axe_src_root, "utils",
                                                "extract-ptx.py")))
+
+# The CUDA runtime wrappers (lib/Runtime/CUDA, docs/CUDARuntime.md):
+# 'cuda-runtime' when this build has libaxe_cuda_runtime.so (%cuda_runtime),
+# 'cuda-gpu' when nvidia-smi lists a GPU to run kernels on.
+import subprocess
+cuda_runtime = getattr(config, "axe_cuda_runtime", "")
+if cuda_runtime and os.path.exists(cuda_runtime):
+    config.available_features.add("cuda-runtime")
+    config.substitutions.append(("%cuda_runtime", cuda_runtime))
+    # The stand-in libcuda.so.1 (Runtime/FakeCUDA) built beside it.
+    config.substitutions.append(
+        ("%fake_cuda_dir", os.path.join(os.path.dirname(cuda_runtime),
+                                        "fake-cuda")))
+# %cuda_chip is the axe target whose cubin runs on GPU 0 (cubins run only
+# on their own major architecture; sm_100a only on 10.0).
+cuda_chip = "sm_80"
+try:
+    smi = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                         text=True, timeout=30)
+    if smi.returncode == 0 and "GPU" in smi.stdout:
+        config.available_features.add("cuda-gpu")
+        cap = subprocess.run(
+            ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True, text=True, timeout=30).stdout.split()
+        major = cap[0].split(".")[0] if cap else ""
+        cuda_chip = {"8": "sm_80", "9": "sm_90", "10": "sm_100a"}.get(
+            major, cuda_chip)
+except (OSError, subprocess.SubprocessError):
+    pass
+config.substitutions.append(("%cuda_chip", cuda_chip))

@@ -15,6 +15,7 @@
 #include "HostRun.h"
 
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/Runtime/HostJIT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -28,29 +29,17 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <utility>
 
 using namespace mlir;
 using namespace axe::trnsim;
+using axe::hostjit::UnrankedDescriptor;
 
 namespace {
-
-/// An unranked memref as the C interface passes it: the rank, and a ranked
-/// descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}.
-struct UnrankedDescriptor {
-  int64_t rank;
-  void *descriptor;
-};
 
 /// A host memref: element (i0, i1, ...) is at
 /// aligned + (offset + sum(i_d * strides_d)) * element bytes.
@@ -158,11 +147,8 @@ static Type argElementType(func::FuncOp kernel, unsigned arg) {
 static FailureOr<HostMemRef> decode(func::FuncOp kernel, unsigned arg,
                                     const UnrankedDescriptor *d) {
   auto type = cast<MemRefType>(kernel.getArgumentTypes()[arg]);
-  auto **pointers = static_cast<char **>(d->descriptor);
-  auto *ints = reinterpret_cast<int64_t *>(pointers + 2);
-  size_t rank = d->rank;
-  HostMemRef m{pointers[1], ints[0], ArrayRef(ints + 1, rank),
-               ArrayRef(ints + 1 + rank, rank)};
+  axe::hostjit::StridedMemRef r = axe::hostjit::readDescriptor(*d);
+  HostMemRef m{r.aligned, r.offset, r.sizes, r.strides};
   if (m.sizes != type.getShape()) {
     std::string shape;
     llvm::raw_string_ostream os(shape);
@@ -209,8 +195,7 @@ static void writeArguments(func::FuncOp kernel, ArrayRef<HostMemRef> args,
   llvm::outs().flush();
   llvm::errs() << "axe-trn-sim: launch " << launch << " (kernel @"
                << kernel.getName() << ") failed\n";
-  llvm::errs().flush();
-  std::_Exit(1);
+  axe::hostjit::exitFromHost(1);
 }
 
 static void printLaunch(int64_t launch, func::FuncOp kernel, const SimResult &r,
@@ -249,31 +234,13 @@ static void launch(int64_t kernelIndex, ArrayRef<UnrankedDescriptor *> args) {
   *s.last = std::move(*r);
 }
 
-// One trampoline per arity: the C interface passes each memref as its own
-// argument, and the JIT calls a plain function pointer.
-template <size_t I> using DescriptorArg = UnrankedDescriptor *;
-
-template <size_t... I>
-static void trampoline(int64_t kernel, DescriptorArg<I>... args) {
-  UnrankedDescriptor *all[] = {args..., nullptr};
-  launch(kernel, ArrayRef(all, sizeof...(I)));
-}
-
-template <size_t... I>
-static void *trampolineAddress(std::index_sequence<I...>) {
-  return reinterpret_cast<void *>(&trampoline<I...>);
-}
-
-template <size_t... N>
-static std::array<void *, sizeof...(N)>
-trampolineTable(std::index_sequence<N...>) {
-  return {trampolineAddress(std::make_index_sequence<N>())...};
-}
-
-static void *trampolineFor(unsigned arity) {
-  static const auto table =
-      trampolineTable(std::make_index_sequence<kMaxKernelArgs + 1>());
-  return table[arity];
+// The JIT calls a trampoline of the launcher's arity (HostJIT): the kernel
+// index, then a pointer to each argument's unranked descriptor.
+static void launchFromTrampoline(ArrayRef<uint64_t> words) {
+  SmallVector<UnrankedDescriptor *> args;
+  for (uint64_t w : words.drop_front())
+    args.push_back(reinterpret_cast<UnrankedDescriptor *>(w));
+  launch(int64_t(words[0]), args);
 }
 
 //===----------------------------------------------------------------------===//
@@ -395,50 +362,15 @@ buildHostModule(ModuleOp module, ArrayRef<func::FuncOp> kernels) {
 // Running
 //===----------------------------------------------------------------------===//
 
-/// Loads each library into the process with global visibility, where the
-/// JIT's search of the process finds its symbols: lowerAndJIT's engine
-/// takes no library list. Libraries with mlir-runner's init protocol (the
-/// async runtime) hand their symbols over instead.
-static LogicalResult loadLibraries(ArrayRef<std::string> paths,
-                                   llvm::StringMap<void *> &symbols,
-                                   std::vector<void (*)()> &destroys) {
-  for (const std::string &path : paths) {
-    std::string err;
-    auto lib =
-        llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &err);
-    if (!lib.isValid()) {
-      llvm::errs() << "axe-trn-sim: cannot load " << path << ": " << err
-                   << "\n";
-      return failure();
-    }
-    auto init = reinterpret_cast<ExecutionEngine::LibraryInitFn>(
-        lib.getAddressOfSymbol("__mlir_execution_engine_init"));
-    auto destroy = reinterpret_cast<void (*)()>(
-        lib.getAddressOfSymbol("__mlir_execution_engine_destroy"));
-    if (init)
-      init(symbols);
-    if (init && destroy)
-      destroys.push_back(destroy);
-  }
-  return success();
-}
-
 static void registerLaunchers(ExecutionEngine &engine,
                               ArrayRef<func::FuncOp> kernels,
-                              const llvm::StringMap<void *> &libSymbols) {
-  engine.registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    auto add = [&](StringRef name, void *address) {
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-    };
-    for (const auto &entry : libSymbols)
-      add(entry.getKey(), entry.getValue());
-    for (func::FuncOp kernel : kernels)
-      add("_mlir_ciface_" + launcherName(kernel),
-          trampolineFor(kernel.getNumArguments()));
-    return map;
-  });
+                              const axe::hostjit::LoadedLibraries &libs) {
+  std::vector<std::pair<std::string, void *>> launchers;
+  for (func::FuncOp kernel : kernels)
+    launchers.push_back(
+        {"_mlir_ciface_" + launcherName(kernel),
+         axe::hostjit::trampolineFor(kernel.getNumArguments() + 1)});
+  axe::hostjit::registerSymbols(engine, libs, launchers);
 }
 
 static LogicalResult checkEntryPoint(ModuleOp host, StringRef name) {
@@ -465,9 +397,9 @@ int axe::trnsim::runHost(ModuleOp module, const HostRunOptions &options,
   FailureOr<OwningOpRef<ModuleOp>> host = buildHostModule(module, *kernels);
   if (failed(host) || failed(checkEntryPoint(**host, options.entryPoint)))
     return 1;
-  llvm::StringMap<void *> libSymbols;
-  std::vector<void (*)()> destroys;
-  if (failed(loadLibraries(options.sharedLibs, libSymbols, destroys)))
+  axe::hostjit::LoadedLibraries libs;
+  if (failed(
+          axe::hostjit::loadLibraries(options.sharedLibs, libs, "axe-trn-sim")))
     return 1;
   std::string error;
   std::unique_ptr<ExecutionEngine> engine = axe::lowerAndJIT(**host, error);
@@ -475,7 +407,8 @@ int axe::trnsim::runHost(ModuleOp module, const HostRunOptions &options,
     llvm::errs() << "axe-trn-sim: " << error << "\n";
     return 1;
   }
-  registerLaunchers(*engine, *kernels, libSymbols);
+  registerLaunchers(*engine, *kernels, libs);
+  axe::hostjit::setTrampolineHandler(&launchFromTrampoline);
 
   LaunchState state;
   state.kernels = *kernels;
@@ -484,8 +417,7 @@ int axe::trnsim::runHost(ModuleOp module, const HostRunOptions &options,
   launchState = &state;
   llvm::Error err = engine->invokePacked(options.entryPoint);
   launchState = nullptr;
-  for (auto destroy : destroys)
-    destroy();
+  libs.destroy();
   // The host's output comes before anything the tool prints after it.
   std::fflush(stdout);
   if (err) {

@@ -909,7 +909,7 @@ ScheduleMatch matchElementwise(Operation *raw, const ScheduleContext &ctx) {
   if (ScheduleMatch v = matchView(ctx, d); !v.accepted())
     return v;
   for (auto [k, v] : llvm::enumerate(all))
-    if (k != *driver && spaceOf(v) == MemorySpace::Reg)
+    if (k != *driver && v != d && spaceOf(v) == MemorySpace::Reg)
       if (ScheduleMatch own = matchOwnRegisters(
               raw, ctx, d, v, "operand #" + std::to_string(k));
           !own.accepted())

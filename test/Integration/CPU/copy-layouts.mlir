@@ -8,6 +8,14 @@
 // RUN: axe-opt %s --axe-to-cpu=outline=false | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on NVIDIA targets: the kernel lowered with axe-to-nvvm
+// and run lane by lane in axe-gpu-run (docs/GPURun.md).
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_80 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !gA = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (64, 1)]>, global>
 !gB = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (1, 64)]>, global>
@@ -26,7 +34,11 @@ module attributes {axe.target = #axe.target<"cpu">} {
       %s = axe.alloc : !sw
       %t = axe.alloc : !tiled
       axe.copy %a to %s at cta : !gA to !sw
+      // The threads of the CTA read what others wrote: a barrier between
+      // the copies (on the CPU, where a CTA is one thread, it is dropped).
+      axe.barrier at cta
       axe.copy %s to %t at cta : !sw to !tiled
+      axe.barrier at cta
       // B is column-major: element (r, c) of this tile is B[j + r][i + c],
       // stored at Bm[i + c][j + r] -- the tile lands transposed in memory.
       %b = axe.view %B[%j, %i] : memref<64x64xf32, strided<[1, 64]>> -> !gB

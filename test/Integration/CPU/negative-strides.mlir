@@ -8,6 +8,14 @@
 // RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on NVIDIA targets: the kernel lowered with axe-to-nvvm
+// and run lane by lane in axe-gpu-run (docs/GPURun.md).
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_80 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !ga = !axe.buffer<4x6xf32, #axe.layout<S[(4, 6) : (-20, 2)]>, global>
 !gb = !axe.buffer<4x6xf32, #axe.layout<S[(4, 6) : (1, -4)]>, global>

@@ -4,6 +4,14 @@
 // RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on NVIDIA targets: the kernel lowered with axe-to-nvvm
+// and run lane by lane in axe-gpu-run (docs/GPURun.md).
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_80 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !src = !axe.buffer<6x10xf32, #axe.layout<S[(6, 10) : (10, 1)]>, global>
 !srct = !axe.buffer<6x10xf32, #axe.layout<S[(6, 10) : (1, 6)]>, shared>

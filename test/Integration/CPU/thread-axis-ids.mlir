@@ -7,6 +7,11 @@
 // RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on sm_90, the kernel lowered with axe-to-nvvm and run lane
+// by lane in axe-gpu-run (docs/GPURun.md); sm_80 has no warpgroups.
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !g1 = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, global>
 

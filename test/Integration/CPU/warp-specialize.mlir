@@ -12,6 +12,14 @@
 // RUN: axe-opt %s --axe-to-cpu=outline=false | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on NVIDIA targets: the kernel lowered with axe-to-nvvm
+// and run lane by lane in axe-gpu-run (docs/GPURun.md).
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_80 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !gX = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, global>
 !sAll = !axe.buffer<64x32xf32, #axe.layout<SW(2, 3, 3) o S[(64, 32) : (32, 1)]>, shared>

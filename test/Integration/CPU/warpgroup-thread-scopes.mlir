@@ -6,6 +6,11 @@
 // RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The same checks on sm_90, the kernel lowered with axe-to-nvvm and run lane
+// by lane in axe-gpu-run (docs/GPURun.md); sm_80 has no warpgroups.
+// RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | axe-gpu-run -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 
 !g8 = !axe.buffer<8x16xf32, #axe.layout<S[(8, 16) : (16, 1)]>, global>
 !wg = !axe.buffer<8x16xf32, #axe.layout<S[(8, 16) : (1@tid_in_wg, 8@tid_in_wg)]>, reg>

@@ -1,0 +1,229 @@
+//===- Machine.h - The interpreter's state (internal) -----------*- C++ -*-===//
+//
+// Buffers (global, shared, private), warps with their register files and
+// control stacks, and the Machine that runs the CTAs of one launch. The
+// instruction handlers are Machine members, split over files by concern:
+// Interpreter.cpp (scheduler, control flow, memory), Elementwise.cpp
+// (arith, math, vector), WarpOps.cpp (gpu, nvvm, nvgpu warp collectives and
+// async copies).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_LIB_GPUSIM_MACHINE_H
+#define AXE_LIB_GPUSIM_MACHINE_H
+
+#include "axe/GPUSim/Interpreter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace axe::gpusim {
+
+enum class Space : uint8_t { Global, Shared, Private };
+
+/// Last accesses of one shared byte, for --check-races.
+struct Shadow {
+  int32_t writer = -1;
+  uint32_t writeEpoch = 0;
+  int32_t reader = -1; // -2: several threads
+  uint32_t readEpoch = 0;
+};
+
+struct Buffer {
+  uint8_t *data = nullptr;
+  int64_t lo = 0, hi = 0; // valid bytes [lo, hi) relative to data
+  Space space = Space::Global;
+  int64_t sharedBase = 0; // address in the CTA's shared window
+  std::vector<uint8_t> storage;
+  std::vector<uint8_t> poison; // shared: bytes an async copy will write
+  int64_t pending = 0;         // poisoned bytes
+  std::vector<Shadow> shadow;
+  std::string name;
+};
+
+/// One queued cp.async of one lane.
+struct AsyncCopy {
+  uint32_t dstBuffer;
+  int64_t dstByte;
+  const uint8_t *src;
+  unsigned bytes, srcBytes;
+};
+
+/// An mbarrier's state (PTX "mbarrier object"): the arrivals a phase
+/// expects, those still pending, the pending transaction bytes and the
+/// current phase.
+struct MBarrierState {
+  int64_t expected = 0, pending = 0, tx = 0;
+  uint64_t phase = 0;
+  bool initialized = false;
+};
+
+struct Frame {
+  uint32_t saved; // active mask at entry
+  uint32_t other; // scf.if: the else lanes
+};
+
+struct Warp {
+  enum State : uint8_t { Ready, AtBarrier, AtMBarrier, Exited };
+  unsigned id = 0;
+  uint32_t launched = 0; // lanes that exist
+  uint32_t active = 0;
+  int32_t pc = 0;
+  State state = Ready;
+  llvm::SmallVector<Frame, 8> frames;
+  std::vector<uint64_t> regs;
+  int64_t tid[3][32] = {};
+  std::vector<AsyncCopy> uncommitted;
+  std::deque<std::vector<AsyncCopy>> groups;
+  llvm::DenseMap<unsigned, unsigned> allocas; // alloca site -> first buffer
+  /// The mbarrier (buffer, index) and phase parity an AtMBarrier warp waits
+  /// for.
+  std::pair<uint32_t, int64_t> waitsOn{0, 0};
+  uint64_t waitParity = 0;
+  /// The named barrier an AtBarrier warp waits at and the threads it
+  /// expects (0: the whole CTA).
+  int64_t barrierId = 0, barrierThreads = 0;
+};
+
+class Machine {
+public:
+  Machine(const Program &p, const LaunchDims &dims,
+          llvm::ArrayRef<ArgValue> args, const RunOptions &options,
+          KernelStats &stats);
+  mlir::LogicalResult run();
+
+  // Interpreter.cpp
+  mlir::LogicalResult prepareArgs();
+  mlir::LogicalResult runCta(const int64_t cta[3]);
+  void initWarp(Warp &w, unsigned id, int64_t threads);
+  void runWarp(Warp &w);
+  void step(const Inst &i);
+  void copyValues(const Inst &i, size_t from, size_t count, bool throughTemp);
+  void execControl(const Inst &i);
+  void execLoad(const Inst &i);
+  void execStore(const Inst &i);
+  void execAlloca(const Inst &i);
+  void execView(const Inst &i);
+  void execDim(const Inst &i);
+  void execExtractPtr(const Inst &i);
+  bool resolve(const Inst &i, int lane, unsigned rank, uint32_t memref,
+               const uint32_t *idx, llvm::ArrayRef<int64_t> vshape,
+               unsigned eltBytes, bool isLoad, Buffer *&buf, int64_t &byte,
+               int64_t &stride);
+  bool checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
+                  int64_t bytes, bool isLoad);
+  void shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
+                    int64_t bytes, bool isWrite);
+  void countShared(const Inst &i, const int64_t *addr, uint32_t mask,
+                   unsigned bytes);
+  void countGlobal(const Inst &i, const int64_t *addr, uint32_t mask,
+                   unsigned bytes);
+  unsigned newBuffer(Space space, int64_t bytes, std::string name);
+  void writeMemRef(uint32_t base, int lane, unsigned buffer, int64_t offset,
+                   llvm::ArrayRef<int64_t> sizes,
+                   llvm::ArrayRef<int64_t> strides);
+
+  // Elementwise.cpp
+  void execIBin(const Inst &i);
+  void execFBin(const Inst &i);
+  void execIUn(const Inst &i);
+  void execFUn(const Inst &i);
+  void execFma(const Inst &i);
+  void execCmpI(const Inst &i);
+  void execCmpF(const Inst &i);
+  void execSelect(const Inst &i);
+  void execCast(const Inst &i);
+  void execGather(const Inst &i);
+  void execExtractDyn(const Inst &i);
+  void execVBitcast(const Inst &i);
+  void execReduce(const Inst &i);
+
+  // WarpOps.cpp
+  void execSReg(const Inst &i);
+  void execPrintf(const Inst &i);
+  void execShuffle(const Inst &i);
+  void execVote(const Inst &i);
+  void execRedux(const Inst &i);
+  void execLdMatrix(const Inst &i);
+  void execMma(const Inst &i);
+  void execAsyncCopy(const Inst &i);
+  void execAsyncGroup(const Inst &i);
+  void execAsyncWait(const Inst &i);
+  bool requireFullWarp(const Inst &i);
+  void completeCopies(std::vector<AsyncCopy> &copies);
+  void execMBarrier(const Inst &i, int32_t &pc);
+  MBarrierState *mbarrierOf(const Inst &i, int lane);
+  std::optional<std::pair<uint32_t, int64_t>> mbarrierKey(const Inst &i,
+                                                          int lane);
+
+  // Pointers.cpp
+  bool resolvePointer(const Inst &i, int lane, uint64_t address, int64_t bytes,
+                      unsigned addressSpace, bool isLoad, Buffer *&buf,
+                      int64_t &byte, bool atomic = false);
+  void execGep(const Inst &i);
+  void execPointerAccess(const Inst &i, bool isLoad);
+  void execStMatrix(const Inst &i);
+  void execAsyncCopyRaw(const Inst &i);
+  void queueCopy(const Inst &i, int lane, Buffer &dst, int64_t dstByte,
+                 const uint8_t *src, unsigned bytes, unsigned srcBytes);
+  void arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
+              bool mayComplete);
+  bool mbarrierReleased(const Warp &w);
+
+  /// Reports an error at `i` for `lane` (-1: the whole warp) and stops.
+  void fail(const Inst &i, int lane, const llvm::Twine &message);
+  mlir::LogicalResult reportDeadlock();
+  bool arriveAtBarrier(const Inst &i, Warp &w);
+  bool releaseBarriers();
+  std::string where(int lane) const;
+
+  uint64_t &reg(uint32_t base, unsigned element, int lane) {
+    return regs[base + element * 32 + lane];
+  }
+  size_t indexOf(const Inst &i) const { return &i - program.code.data(); }
+
+  const Program &program;
+  LaunchDims dims;
+  llvm::ArrayRef<ArgValue> args;
+  RunOptions options;
+  KernelStats &stats;
+
+  std::vector<Buffer> buffers;
+  unsigned ctaBufferBase = 0; // buffers from here on belong to the CTA
+  llvm::SmallVector<unsigned> sharedBuffers; // per Program::shared entry
+  int dynamicShared = -1;
+  std::vector<Warp> warps;
+  int64_t ctaId[3] = {0, 0, 0};
+  int64_t threadsPerCta = 0;
+  uint32_t epoch = 1;
+  std::map<std::pair<uint32_t, int64_t>, MBarrierState> mbarriers;
+
+  // The running warp.
+  Warp *cur = nullptr;
+  uint64_t *regs = nullptr;
+  uint32_t mask = 0;
+  bool failed = false;
+  bool reported = false;
+  std::vector<uint64_t> temp;
+};
+
+inline int popcount(uint32_t m) { return __builtin_popcount(m); }
+
+/// Calls f(lane) for each set lane of `m`.
+template <typename F> inline void forLanes(uint32_t m, F &&f) {
+  while (m) {
+    int l = __builtin_ctz(m);
+    m &= m - 1;
+    f(l);
+  }
+}
+
+} // namespace axe::gpusim
+
+#endif // AXE_LIB_GPUSIM_MACHINE_H
