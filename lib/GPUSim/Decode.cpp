@@ -831,6 +831,14 @@ LogicalResult Decoder::memoryOp(Operation *o) {
   }
   if (isa<memref::ExtractAlignedPointerAsIndexOp>(o))
     return simple(o, Opc::ExtractPtr, 0);
+  if (auto m = dyn_cast<memref::ExtractStridedMetadataOp>(o)) {
+    // Results: the base buffer (rank 0, offset 0), then offset, sizes and
+    // strides as indices; imm holds the source rank.
+    if (failed(simple(o, Opc::ExtractMeta, 0)))
+      return failure();
+    p.code.back().imm = {cast<MemRefType>(m.getSource().getType()).getRank()};
+    return success();
+  }
   return view(o);
 }
 
@@ -1332,7 +1340,8 @@ LogicalResult Decoder::op(Operation *o) {
     return vectorOp(o);
   if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
           memref::AllocaOp, memref::GetGlobalOp, memref::DimOp,
-          memref::ExtractAlignedPointerAsIndexOp, memref::CastOp,
+          memref::ExtractAlignedPointerAsIndexOp,
+          memref::ExtractStridedMetadataOp, memref::CastOp,
           memref::MemorySpaceCastOp, memref::AssumeAlignmentOp,
           memref::ReinterpretCastOp, memref::SubViewOp, memref::CollapseShapeOp,
           memref::ExpandShapeOp, memref::ViewOp>(o))

@@ -568,6 +568,8 @@ void Machine::step(const Inst &i) {
     return execView(i);
   case Opc::Dim:
     return execDim(i);
+  case Opc::ExtractMeta:
+    return execExtractMeta(i);
   case Opc::ExtractPtr:
     return execExtractPtr(i);
   case Opc::SReg:
@@ -997,6 +999,19 @@ void Machine::execDim(const Inst &i) {
     if (d < 0 || d >= rank)
       return fail(i, l, llvm::formatv("memref.dim of dim {0}", d));
     reg(i.out[0], 0, l) = reg(i.in[0], 2 + d, l);
+  });
+}
+
+void Machine::execExtractMeta(const Inst &i) {
+  int64_t rank = i.imm[0];
+  forLanes(mask, [&](int l) {
+    uint32_t src = i.in[0];
+    // The base: the same buffer as a rank-0 memref at offset 0.
+    reg(i.out[0], 0, l) = reg(src, 0, l);
+    reg(i.out[0], 1, l) = 0;
+    reg(i.out[1], 0, l) = reg(src, 1, l);
+    for (int64_t d = 0; d < 2 * rank; ++d)
+      reg(i.out[2 + d], 0, l) = reg(src, 2 + d, l);
   });
 }
 

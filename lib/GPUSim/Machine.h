@@ -111,6 +111,7 @@ public:
   void execAlloca(const Inst &i);
   void execView(const Inst &i);
   void execDim(const Inst &i);
+  void execExtractMeta(const Inst &i);
   void execExtractPtr(const Inst &i);
   bool resolve(const Inst &i, int lane, unsigned rank, uint32_t memref,
                const uint32_t *idx, llvm::ArrayRef<int64_t> vshape,

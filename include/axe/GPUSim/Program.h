@@ -65,6 +65,7 @@ enum class Opc : uint8_t {
   Alloca,
   View,
   Dim,
+  ExtractMeta,
   ExtractPtr,
   // gpu / nvvm.
   SReg,

@@ -1360,21 +1360,6 @@ ScheduleMatch matchSIMTGemm(Operation *raw, const ScheduleContext &ctx) {
                                  typeOf(v).getLayout(), typeOf(v).getShape());
           !ok)
         return ScheduleMatch::decline(name.str() + ": " + ok.message());
-  int64_t held = 1;
-  {
-    auto axes = threadAxesOf(*ctx.target, c.getLayout());
-    if (!axes.empty()) {
-      auto view = InstanceView::get(c.getLayout(), c.getShape(), axes);
-      held = view->localSize();
-    } else {
-      held = problem->m * problem->n;
-    }
-  }
-  if (held > kMaxUnrolled)
-    return ScheduleMatch::decline(
-        "each thread holds " + std::to_string(held) +
-        " accumulator elements; the SIMT gemm keeps at most " +
-        std::to_string(kMaxUnrolled) + " in registers");
   return ScheduleMatch::accept(*problem);
 }
 
@@ -1427,6 +1412,19 @@ void emitThreadGemm(OpBuilder &b, Location loc, GemmOp op, const GPUOperand &a,
     c.write(b, loc, x, loop.getResult(j));
 }
 
+/// How many elements of register operand `reg` one thread holds.
+int64_t heldCount(const TargetDescription &target, const GPUOperand &reg) {
+  SmallVector<std::string, 4> axes = holderAxes(target, reg);
+  if (axes.empty()) {
+    int64_t n = 1;
+    for (int64_t e : reg.shape())
+      n *= e;
+    return n;
+  }
+  auto view = InstanceView::get(reg.layout(), reg.shape(), axes);
+  return view ? view->localSize() : 0;
+}
+
 LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
                               const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<GemmOp>(raw);
@@ -1450,6 +1448,14 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
                     one.emplace_back(x.begin(), x.end());
                     emitThreadGemm(ib, l, op, a, b, c, problem.k, one);
                   });
+  } else if (heldCount(cg.target(), c) > kMaxUnrolled) {
+    // Too many accumulators for registers: one at a time, each carried
+    // through its own K loop.
+    forEachHeld(rw, loc, cg, c, [&](OpBuilder &ib, Location l, ValueRange x) {
+      SmallVector<SmallVector<Value, 4>> one;
+      one.emplace_back(x.begin(), x.end());
+      emitThreadGemm(ib, l, op, a, b, c, problem.k, one);
+    });
   } else if (axes.empty()) {
     SmallVector<SmallVector<Value, 4>> elements;
     forEachIndex(rw, loc, c.shape(), [&](OpBuilder &, Location, ValueRange x) {
@@ -1473,8 +1479,9 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
 
 void addGemmSchedule(ScheduleRegistry &r) {
   (void)r.add({"nvvm.gemm.simt", "axe.gemm", gpuTargets(), 0,
-               "each thread accumulates the C elements it holds in "
-               "registers over K with scalar FMAs, reading A and B",
+               "each thread accumulates the C elements it holds over K with "
+               "scalar FMAs (in registers up to 256, else one at a time), "
+               "reading A and B",
                matchSIMTGemm, rewriteSIMTGemm});
 }
 
