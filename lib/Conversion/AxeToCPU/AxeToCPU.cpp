@@ -142,6 +142,16 @@ LogicalResult checkAlloc(AllocOp alloc, const Result<StoragePlan> &plan) {
   if (!alloc->getParentOfType<FunctionOpInterface>())
     return alloc.emitError()
            << "a buffer outside a function has no storage on the CPU target";
+  // Its bytes must be addressable: a register buffer with one copy per
+  // thread of a huge CTA would not be.
+  auto type = cast<BufferType>(alloc.getType());
+  int64_t elementBytes =
+      (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  if (plan->size() > (int64_t(1) << 48) / std::max<int64_t>(elementBytes, 1))
+    return alloc.emitError()
+           << "the buffer needs " << plan->size()
+           << " elements of CPU storage (every copy its scope's instances "
+              "hold), more than the CPU target addresses";
   return success();
 }
 

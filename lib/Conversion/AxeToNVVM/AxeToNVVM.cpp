@@ -389,6 +389,12 @@ LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
                             StringRef name, RewriterBase &rw) {
   if (failed(checkDispatched(kernel)))
     return failure();
+  // The kernel's own target was checked by its verifier; a chip given to
+  // the pass was not.
+  if (int64_t(kernel.getThreads()) > target.maxThreadsPerCTA)
+    return kernel.emitError("nvvm: ")
+           << kernel.getThreads() << " threads per CTA; " << target.name
+           << " runs at most " << target.maxThreadsPerCTA;
   auto caught = captures(kernel);
   if (failed(caught))
     return failure();
