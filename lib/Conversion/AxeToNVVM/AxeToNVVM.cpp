@@ -5,6 +5,7 @@
 #include "NVVMCodegen.h"
 #include "NVVMSchedules.h"
 
+#include "axe/Codegen/KernelCaptures.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -89,15 +90,7 @@ struct Captures {
 };
 
 FailureOr<Captures> captures(KernelOp kernel) {
-  SetVector<Value> used;
-  getUsedValuesDefinedAbove(kernel.getBody(), used);
-  SmallVector<Value> ordered(used.begin(), used.end());
-  llvm::stable_sort(ordered, [](Value a, Value b) {
-    auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
-    if (argA && argB)
-      return argA.getArgNumber() < argB.getArgNumber();
-    return argA && !argB;
-  });
+  SmallVector<Value> ordered = capturedValues(kernel);
   Captures c;
   for (Value v : ordered) {
     if (matchPattern(v, m_Constant())) {

@@ -359,13 +359,16 @@ struct ScopeRank {
   int64_t threads = 1;
 };
 
-FailureOr<ScopeRank> scopeRank(OpBuilder &b, Location loc,
-                               const TargetCodegen &cg, ScopeKind scope,
-                               int64_t threadsPerCTA) {
+/// The rank of the current thread among the threads of `op`'s scope
+/// instance; an error on `op` when no thread axis numbers them.
+FailureOr<ScopeRank> scopeRank(OpBuilder &b, Operation *op,
+                               const TargetCodegen &cg) {
   const TargetDescription &t = cg.target();
+  Location loc = op->getLoc();
+  ScopeKind scope = scopeOf(op);
   auto unit = ExecutionScope(static_cast<int>(scope));
   ScopeRank r;
-  r.threads = t.threadsPerInstance(unit, threadsPerCTA);
+  r.threads = t.threadsPerInstance(unit, threadsOf(op));
   if (r.threads == 1) {
     r.rank = indexConstant(b, loc, 0);
     return r;
@@ -373,7 +376,8 @@ FailureOr<ScopeRank> scopeRank(OpBuilder &b, Location loc,
   const TargetAxis *axis =
       t.axisNumbering(ExecutionScope::Thread, unit, /*dim=*/0);
   if (!axis)
-    return failure();
+    return op->emitError("nvvm: no thread axis numbers the threads of ")
+           << stringifyScopeKind(scope) << " scope";
   r.rank = cg.axisValue(b, loc, axis->name);
   return r;
 }
@@ -802,10 +806,9 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
       dst.write(b, l, xd, castElements(b, l, src.read(b, l, xs), elt));
     });
   } else {
-    auto rank = scopeRank(rw, loc, cg, scopeOf(raw), threadsOf(raw));
+    auto rank = scopeRank(rw, raw, cg);
     if (failed(rank))
-      return op.emitError("nvvm: no thread axis numbers the threads of ")
-             << stringifyScopeKind(scopeOf(raw)) << " scope";
+      return failure();
     emitDistributed(rw, loc, dst, &src, Value(), *rank, *ctx.target);
   }
   rw.eraseOp(op);
@@ -856,10 +859,9 @@ void addFillSchedule(ScheduleRegistry &r) {
                          dst.write(b, l, x, v);
                        });
          } else {
-           auto rank = scopeRank(rw, op.getLoc(), codegenOf(ctx), scopeOf(raw),
-                                 threadsOf(raw));
+           auto rank = scopeRank(rw, raw, codegenOf(ctx));
            if (failed(rank))
-             return op.emitError("nvvm: no thread axis numbers the scope");
+             return failure();
            emitDistributed(rw, op.getLoc(), dst, nullptr, v, *rank,
                            *ctx.target);
          }
@@ -953,10 +955,9 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
                   compute(b, l, mapIndices(b, l, x, d.shape(), shape));
                 });
   } else {
-    auto rank =
-        scopeRank(rw, loc, codegenOf(ctx), scopeOf(raw), threadsOf(raw));
+    auto rank = scopeRank(rw, raw, codegenOf(ctx));
     if (failed(rank))
-      return op.emitError("nvvm: no thread axis numbers the scope");
+      return failure();
     forEachShared(rw, loc, shape, *rank, compute);
   }
   rw.eraseOp(op);
@@ -1258,10 +1259,9 @@ LogicalResult rewriteSerialReduce(Operation *raw, const ScheduleContext &ctx,
   if (dst.isRegister()) {
     forEachHeld(rw, loc, codegenOf(ctx), dst, compute);
   } else {
-    auto rank =
-        scopeRank(rw, loc, codegenOf(ctx), scopeOf(raw), threadsOf(raw));
+    auto rank = scopeRank(rw, raw, codegenOf(ctx));
     if (failed(rank))
-      return op.emitError("nvvm: no thread axis numbers the scope");
+      return failure();
     forEachShared(rw, loc, dst.shape(), *rank, compute);
   }
   rw.eraseOp(op);
@@ -1439,9 +1439,9 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
   SmallVector<std::string, 4> axes = holderAxes(cg.target(), c);
   if (!c.isRegister()) {
     // C in memory: the threads take its elements round robin.
-    auto rank = scopeRank(rw, loc, cg, scopeOf(raw), threadsOf(raw));
+    auto rank = scopeRank(rw, raw, cg);
     if (failed(rank))
-      return op.emitError("nvvm: no thread axis numbers the scope");
+      return failure();
     forEachShared(rw, loc, c.shape(), *rank,
                   [&](OpBuilder &ib, Location l, ValueRange x) {
                     SmallVector<SmallVector<Value, 4>> one;

@@ -5,6 +5,7 @@
 #include "TrnOperands.h"
 #include "TrnSchedules.h"
 
+#include "axe/Codegen/KernelCaptures.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Conversion/Passes.h"
@@ -99,17 +100,7 @@ struct Captures {
 };
 
 FailureOr<Captures> captures(KernelOp kernel) {
-  SetVector<Value> used;
-  getUsedValuesDefinedAbove(kernel.getBody(), used);
-  // The function's own arguments come first, in their order, so the kernel
-  // takes its operands as the host function does.
-  SmallVector<Value> ordered(used.begin(), used.end());
-  llvm::stable_sort(ordered, [](Value a, Value b) {
-    auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
-    if (argA && argB)
-      return argA.getArgNumber() < argB.getArgNumber();
-    return argA && !argB;
-  });
+  SmallVector<Value> ordered = capturedValues(kernel);
   Captures c;
   for (Value v : ordered) {
     if (isa<MemRefType>(v.getType())) {
