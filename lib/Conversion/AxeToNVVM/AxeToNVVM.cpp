@@ -473,10 +473,15 @@ struct ConvertAxeToNVVMPass
     }
     if (!ok)
       return signalPassFailure();
-    if (!kernels.empty())
-      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                      UnitAttr::get(&getContext()));
-    module->removeAttr(AxeDialect::getTargetAttrName());
+    // Each launch's closest module holds its gpu.module (inputs may nest
+    // modules).
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      launch->getParentOfType<ModuleOp>()->setAttr(
+          gpu::GPUDialect::getContainerModuleAttrName(),
+          UnitAttr::get(&getContext()));
+    });
+    module.walk(
+        [](ModuleOp m) { m->removeAttr(AxeDialect::getTargetAttrName()); });
   }
 };
 
