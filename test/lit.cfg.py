@@ -89,3 +89,8 @@ try:
 except (OSError, subprocess.SubprocessError):
     pass
 config.substitutions.append(("%cuda_chip", cuda_chip))
+if ptxas:
+    config.substitutions.append(
+        ("%check_ptxas", "python3 " + os.path.join(
+            config.axe_src_root, "utils", "ptxas-check.py") +
+         " --ptxas " + ptxas))

@@ -281,8 +281,68 @@ LogicalResult dropTokenCarriers(gpu::GPUFuncOp func, Value placeholder,
 }
 
 /// Lowers the axe plumbing inside a gpu.func that holds a kernel's body.
+/// Static shared memory a kernel may declare; beyond it CUDA needs dynamic
+/// shared memory, which a launch sizes (and the runtime opts into).
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
+/// The bytes of a shared axe.alloc's flat storage.
+int64_t sharedBytes(AllocOp alloc) {
+  auto type = cast<BufferType>(alloc.getType());
+  auto storage = nvvm::getFlatStorage(type);
+  if (!storage)
+    return 0;
+  return storage->size *
+         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// Where each shared buffer of `func` lives: one workgroup attribution
+/// each, or, past the static limit, a 16-byte aligned slice of the dynamic
+/// shared memory (`dynamicBytes` is then its size, else 0).
+DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
+                                                RewriterBase &rw,
+                                                int64_t &dynamicBytes) {
+  SmallVector<AllocOp> shared;
+  int64_t total = 0;
+  func.walk([&](AllocOp alloc) {
+    if (cast<BufferType>(alloc.getType()).getMemorySpace() ==
+        MemorySpace::Shared) {
+      shared.push_back(alloc);
+      total += llvm::alignTo(sharedBytes(alloc), 16);
+    }
+  });
+  DenseMap<Operation *, Value> placed;
+  MLIRContext *ctx = rw.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  dynamicBytes = total > kStaticSharedBytes ? total : 0;
+  Value dynamic;
+  if (dynamicBytes) {
+    rw.setInsertionPointToStart(&func.getBody().front());
+    dynamic = gpu::DynamicSharedMemoryOp::create(
+        rw, func.getLoc(),
+        MemRefType::get({ShapedType::kDynamic}, rw.getI8Type(),
+                        MemRefLayoutAttrInterface(), space));
+  }
+  int64_t offset = 0;
+  for (AllocOp alloc : shared) {
+    auto type = cast<BufferType>(alloc.getType());
+    int64_t size = nvvm::getFlatStorage(type)->size;
+    auto memType = MemRefType::get({size}, type.getElementType(),
+                                   MemRefLayoutAttrInterface(), space);
+    if (!dynamic) {
+      placed[alloc] = func.addWorkgroupAttribution(memType, alloc.getLoc());
+      continue;
+    }
+    rw.setInsertionPointAfterValue(dynamic);
+    Value shift = arith::ConstantIndexOp::create(rw, alloc.getLoc(), offset);
+    placed[alloc] = memref::ViewOp::create(rw, alloc.getLoc(), memType, dynamic,
+                                           shift, ValueRange());
+    offset += llvm::alignTo(sharedBytes(alloc), 16);
+  }
+  return placed;
+}
+
 LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
-                        RewriterBase &rw) {
+                        RewriterBase &rw, int64_t &dynamicSharedBytes) {
   Block &entry = func.getBody().front();
   if (failed(lowerWarpSpecialize(func, cg, rw)))
     return failure();
@@ -300,6 +360,8 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
     rw.replaceOp(op, token);
   if (failed(dropTokenCarriers(func, token, rw)))
     return failure();
+  DenseMap<Operation *, Value> sharedPlaces =
+      placeSharedBuffers(func, rw, dynamicSharedBytes);
   DenseMap<Value, Value> memory;
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });
@@ -324,12 +386,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
       Value mem;
       auto staticType = MemRefType::get({storage->size}, type.getElementType());
       if (type.getMemorySpace() == MemorySpace::Shared) {
-        auto space = gpu::AddressSpaceAttr::get(rw.getContext(),
-                                                gpu::AddressSpace::Workgroup);
-        mem = func.addWorkgroupAttribution(
-            MemRefType::get({storage->size}, type.getElementType(),
-                            MemRefLayoutAttrInterface(), space),
-            loc);
+        mem = sharedPlaces.lookup(alloc);
       } else if (type.getMemorySpace() == MemorySpace::Reg) {
         // At the start of the kernel, whatever loop the alloc is in: its
         // contents are undefined when allocated, and registers are the
@@ -425,7 +482,8 @@ LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
   gpu::ReturnOp::create(rw, loc);
 
   nvvm::NVVMTargetCodegen cg(target);
-  if (failed(lowerBody(func, cg, rw)))
+  int64_t dynamicSharedBytes = 0;
+  if (failed(lowerBody(func, cg, rw, dynamicSharedBytes)))
     return failure();
 
   // The launch in the host.
@@ -440,7 +498,10 @@ LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
   gpu::LaunchFuncOp::create(
       rw, loc, func, gpu::KernelDim3{grid[0], grid[1], grid[2]},
       gpu::KernelDim3{block, one, one},
-      /*dynamicSharedMemorySize=*/Value(), caught->arguments);
+      dynamicSharedBytes
+          ? Value(arith::ConstantIntOp::create(rw, loc, dynamicSharedBytes, 32))
+          : Value(),
+      caught->arguments);
   rw.eraseOp(kernel);
   return success();
 }

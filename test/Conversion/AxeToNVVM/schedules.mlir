@@ -143,3 +143,33 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// 64 KiB of shared buffers: more than CUDA's 48 KiB of static shared
+// memory, so both are views of the dynamic shared memory the launch sizes.
+// CHECK-LABEL: func.func @big_shared
+// CHECK: gpu.launch_func @big_shared_kernels::@big_shared_kernel {{.*}} dynamic_shared_memory_size %c65536_i32
+// CHECK: gpu.func @big_shared_kernel(
+// CHECK-NOT: workgroup(
+// CHECK: %[[D:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[D]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[D]][%c32768{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
+!big = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
+!gbig = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (64, 1)]>, global>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @big_shared(%X: memref<128x64xf32>, %Y: memref<128x64xf32>) {
+    axe.kernel grid [1] threads 128 {
+      %gx = axe.view %X[0, 0] : memref<128x64xf32> -> !gbig
+      %gy = axe.view %Y[0, 0] : memref<128x64xf32> -> !gbig
+      %a = axe.alloc : !big
+      %b = axe.alloc : !big
+      axe.copy %gx to %a at cta : !gbig to !big
+      axe.barrier at cta
+      axe.copy %a to %b at cta : !big to !big
+      axe.barrier at cta
+      axe.copy %b to %gy at cta : !big to !gbig
+    }
+    return
+  }
+}
