@@ -1091,6 +1091,33 @@ ScheduleMatch matchShuffleReduce(Operation *raw, const ScheduleContext &ctx) {
   return ScheduleMatch::accept(*plan);
 }
 
+/// The redux.sync kind that combines `kind` across every lane of a warp,
+/// when the plan exchanges over all lane bits and the target reduces i32
+/// values in one instruction (sm_80: add, min, max; signed, as axe.reduce
+/// on integers is).
+std::optional<NVVM::ReduxKind> warpWideRedux(const TargetDescription &t,
+                                             const ShufflePlan &plan,
+                                             Combiner kind, Type elt) {
+  if (!t.hasFeature("redux.sync") || !elt.isInteger(32))
+    return std::nullopt;
+  int64_t lanes = 0;
+  for (int64_t m : plan.masks)
+    lanes |= m;
+  if (lanes != t.warpSize - 1 ||
+      int64_t(plan.masks.size()) != int64_t(llvm::Log2_64(t.warpSize)))
+    return std::nullopt;
+  switch (kind) {
+  case Combiner::Sum:
+    return NVVM::ReduxKind::ADD;
+  case Combiner::Max:
+    return NVVM::ReduxKind::MAX;
+  case Combiner::Min:
+    return NVVM::ReduxKind::MIN;
+  default:
+    return std::nullopt;
+  }
+}
+
 LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
                                    const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<ReduceOp>(raw);
@@ -1133,11 +1160,20 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
       scf::YieldOp::create(rw, loc, identity);
       partial = ifOp.getResult(0);
     }
-    for (int64_t mask : plan.masks) {
-      auto shfl =
-          gpu::ShuffleOp::create(rw, loc, partial, int32_t(mask),
-                                 int32_t(t.warpSize), gpu::ShuffleMode::XOR);
-      partial = combine(rw, loc, kind, partial, shfl.getShuffleResult());
+    if (std::optional<NVVM::ReduxKind> redux =
+            warpWideRedux(t, plan, kind, elt)) {
+      // All 32 lanes combine: one redux.sync does what 5 shuffles do.
+      Value all = arith::ConstantIntOp::create(rw, loc, -1, 32);
+      partial = NVVM::ReduxOp::create(
+          rw, loc, elt, partial,
+          NVVM::ReduxKindAttr::get(rw.getContext(), *redux), all);
+    } else {
+      for (int64_t mask : plan.masks) {
+        auto shfl =
+            gpu::ShuffleOp::create(rw, loc, partial, int32_t(mask),
+                                   int32_t(t.warpSize), gpu::ShuffleMode::XOR);
+        partial = combine(rw, loc, kind, partial, shfl.getShuffleResult());
+      }
     }
     guarded(rw, loc, base.holds, [&](OpBuilder &b) {
       // The target index: the kept part of the thread's base, plus the
