@@ -171,6 +171,13 @@ runOnInterpreter(ModuleOp module, std::vector<std::vector<uint8_t>> &raw,
       return ::testing::AssertionFailure() << "a launch size is not constant";
     (i < 3 ? dims.grid[i] : dims.block[i - 3]) = *v;
   }
+  if (Value smem = launch.getDynamicSharedMemorySize()) {
+    std::optional<int64_t> bytes = getConstantIntValue(smem);
+    if (!bytes)
+      return ::testing::AssertionFailure()
+             << "the dynamic shared memory size is not constant";
+    dims.dynamicSharedBytes = *bytes;
+  }
   SmallVector<gpusim::ArgValue> args;
   for (Value v : launch.getKernelOperands()) {
     auto arg = dyn_cast<BlockArgument>(v);
