@@ -2,6 +2,10 @@
 
 #include "axe/Codegen/BufferRef.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 #include <cstdlib>
 #include <numeric>
 
@@ -55,6 +59,57 @@ Result<BufferRef> resolveBuffer(OpBuilder &b, Location loc, Value buffer) {
   }
   ref.offsetAlignment = alignment;
   return ref;
+}
+
+Value emitFlatView(OpBuilder &b, Location loc, ViewOp view, Value source,
+                   int64_t lo, int64_t size, MemRefType flatType) {
+  // The view's verifier made sure the memref is strided.
+  SmallVector<int64_t> strides;
+  int64_t staticOffset;
+  (void)cast<MemRefType>(source.getType())
+      .getStridesAndOffset(strides, staticOffset);
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, source);
+  Value offset = meta.getOffset();
+  if (lo != 0)
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::ConstantIndexOp::create(b, loc, lo));
+  for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
+    Value stride = ShapedType::isDynamic(strides[i])
+                       ? Value(meta.getStrides()[i])
+                       : arith::ConstantIndexOp::create(b, loc, strides[i]);
+    Value start = getValueOrCreateConstantIndexOp(b, loc, off);
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, start, stride));
+  }
+  return memref::ReinterpretCastOp::create(
+      b, loc, flatType, meta.getBaseBuffer(), OpFoldResult(offset),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+}
+
+bool isBufferCast(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
+         isa<BufferType>(cast->getOperand(0).getType()) &&
+         isa<MemRefType>(cast->getResult(0).getType());
+}
+
+Value createTokenPlaceholder(OpBuilder &b, Location loc) {
+  return UnrealizedConversionCastOp::create(
+             b, loc, TypeRange{b.getType<TokenType>()}, ValueRange())
+      .getResult(0);
+}
+
+bool isTokenPlaceholder(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  return cast && cast->getNumOperands() == 0 && cast->getNumResults() == 1 &&
+         isa<TokenType>(cast->getResult(0).getType());
+}
+
+void replaceTokenWithPlaceholder(Value token, RewriterBase &rw) {
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(token.getDefiningOp());
+  rw.replaceAllUsesWith(token, createTokenPlaceholder(rw, token.getLoc()));
 }
 
 } // namespace axe

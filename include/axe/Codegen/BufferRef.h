@@ -17,6 +17,7 @@
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -56,6 +57,29 @@ struct BufferRef {
 /// slice starts at `b`'s insertion point.
 Result<BufferRef> resolveBuffer(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value buffer);
+
+/// A view as the schedules address it: `source` (the memref it takes, in its
+/// lowered type) seen as `flatType`, a rank-1 memref of `size` elements
+/// starting at the view's first element plus `lo`, the lowest coordinate
+/// its tile reaches on m (below the first element where a stride is
+/// negative).
+mlir::Value emitFlatView(mlir::OpBuilder &b, mlir::Location loc, ViewOp view,
+                         mlir::Value source, int64_t lo, int64_t size,
+                         mlir::MemRefType flatType);
+
+/// An unrealized cast a schedule made from a buffer's root (axe.alloc or
+/// axe.view) to the flat memref it addresses; the backend's conversion
+/// resolves it to the memory it gives the root.
+bool isBufferCast(mlir::Operation *op);
+
+/// The placeholder a copy's token becomes where the copy has completed
+/// when its code returns: the token carries nothing, and the backend's
+/// conversion drops it with the waits on it.
+mlir::Value createTokenPlaceholder(mlir::OpBuilder &b, mlir::Location loc);
+bool isTokenPlaceholder(mlir::Operation *op);
+/// Gives every use of `token` (the result of an async operator) a
+/// placeholder created before its operator.
+void replaceTokenWithPlaceholder(mlir::Value token, mlir::RewriterBase &rw);
 
 } // namespace axe
 

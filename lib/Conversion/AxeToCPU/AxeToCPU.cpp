@@ -1,6 +1,7 @@
 //===- AxeToCPU.cpp - Kernels and buffers to loops and memrefs ------------===//
 
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
@@ -111,14 +112,6 @@ LogicalResult checkKernel(KernelOp kernel) {
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
-}
-
-/// An unrealized cast a schedule made to address a buffer as flat memory.
-bool isBufferCast(Operation *op) {
-  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
-  return cast && cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
-         isa<BufferType>(cast->getOperand(0).getType()) &&
-         isa<MemRefType>(cast->getResult(0).getType());
 }
 
 /// The schedules address a buffer through casts of its root (getCPUBuffer);
@@ -265,36 +258,13 @@ struct LowerView : public OpConversionPattern<ViewOp> {
   LogicalResult
   matchAndRewrite(ViewOp view, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = view.getLoc();
-    // checkView made sure the memref is strided.
-    SmallVector<int64_t> strides;
-    int64_t staticOffset;
-    (void)cast<MemRefType>(adaptor.getSource().getType())
-        .getStridesAndOffset(strides, staticOffset);
     Result<StoragePlan> plan = getCPUViewStorage(view);
     const StoragePlan::Dim *m = plan->find(kDefaultAxis);
-    auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                         adaptor.getSource());
-    Value offset = meta.getOffset();
-    if (m && m->lo != 0)
-      offset = arith::AddIOp::create(
-          rewriter, loc, offset,
-          arith::ConstantIndexOp::create(rewriter, loc, m->lo));
-    for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
-      Value stride =
-          ShapedType::isDynamic(strides[i])
-              ? Value(meta.getStrides()[i])
-              : arith::ConstantIndexOp::create(rewriter, loc, strides[i]);
-      Value start = getValueOrCreateConstantIndexOp(rewriter, loc, off);
-      offset = arith::AddIOp::create(
-          rewriter, loc, offset,
-          arith::MulIOp::create(rewriter, loc, start, stride));
-    }
-    rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
-        view, cast<MemRefType>(getTypeConverter()->convertType(view.getType())),
-        meta.getBaseBuffer(), OpFoldResult(offset),
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(plan->size())},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    rewriter.replaceOp(
+        view, emitFlatView(rewriter, view.getLoc(), view, adaptor.getSource(),
+                           m ? m->lo : 0, plan->size(),
+                           cast<MemRefType>(getTypeConverter()->convertType(
+                               view.getType()))));
     return success();
   }
 };
@@ -363,7 +333,7 @@ struct DropTokenPlaceholder
   LogicalResult
   matchAndRewrite(UnrealizedConversionCastOp cast, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isCPUTokenPlaceholder(cast))
+    if (!isTokenPlaceholder(cast))
       return failure();
     rewriter.replaceOpWithMultiple(cast, {ValueRange()});
     return success();
@@ -390,7 +360,7 @@ convertToCPU(ModuleOp module,
   target.addIllegalDialect<AxeDialect>();
   target.addLegalOp<ModuleOp>();
   target.markUnknownOpDynamicallyLegal([&](Operation *op) {
-    if (isCPUTokenPlaceholder(op) || isBufferCast(op))
+    if (isTokenPlaceholder(op) || isBufferCast(op))
       return false;
     if (auto func = dyn_cast<FunctionOpInterface>(op))
       return converter.isLegal(func.getArgumentTypes()) &&

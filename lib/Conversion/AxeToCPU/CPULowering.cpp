@@ -8,8 +8,8 @@
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MPIToLLVM/MPIToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
@@ -17,9 +17,9 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/DLTI/DLTI.h"
-#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -85,8 +85,8 @@ struct AxeMPIABIPass : public impl::AxeMPIABIBase<AxeMPIABIPass> {
     auto name = DLTIDialect::kMapAttrName;
     auto ours = [&] {
       auto key = StringAttr::get(ctx, kMPIImplementationKey);
-      return MapAttr::get(ctx, {DataLayoutEntryAttr::get(
-                                   key, StringAttr::get(ctx, "MPICH"))});
+      return MapAttr::get(
+          ctx, {DataLayoutEntryAttr::get(key, StringAttr::get(ctx, "MPICH"))});
     };
     if (strip) {
       if (module->getAttr(name) == ours())

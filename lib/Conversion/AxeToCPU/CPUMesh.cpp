@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -95,8 +96,8 @@ partialLayoutOf(const Mesh &mesh, const TileLayout &layout,
         continue;
       }
       if (!onDevices(mesh, it.axis))
-        return fail("reduced dim " + itos(d) + " of the source has an iter on '" +
-                    it.axis +
+        return fail("reduced dim " + itos(d) +
+                    " of the source has an iter on '" + it.axis +
                     "'; a reduce at mesh scope sums across devices only, so "
                     "reduce the local part first at cta scope");
       replica.push_back(it);
@@ -152,11 +153,13 @@ Result<bool> checkDenseLocal(const Mesh &mesh, const TileLayout &layout,
         continue;
       int64_t expected = memoryPlace * rowStride;
       if (it.axis != kDefaultAxis || it.stride != expected)
-        return fail("the " + role.str() + " must be stored densely and "
-                    "row-major as its local shape " + shapeStr(local) +
-                    " on every process; along dim " + itos(d) + " the iter " +
-                    itos(it.extent) + ":" + itos(it.stride) + "@" + it.axis +
-                    " should have stride " + itos(expected) + "@m");
+        return fail("the " + role.str() +
+                    " must be stored densely and "
+                    "row-major as its local shape " +
+                    shapeStr(local) + " on every process; along dim " +
+                    itos(d) + " the iter " + itos(it.extent) + ":" +
+                    itos(it.stride) + "@" + it.axis + " should have stride " +
+                    itos(expected) + "@m");
       memoryPlace *= it.extent;
     }
     rowStride *= local[d];
@@ -230,8 +233,8 @@ Result<std::vector<int64_t>> packOf(const Mesh &mesh, const Distribution &full,
       return fail("mesh axis '" + mesh.axes()[a].name + "' is " + p.str() +
                   ", not sharded, on one side of the step");
     if (dim && *dim != p.dim)
-      return fail("the step shards dims " + itos(*dim) + " and " +
-                  itos(p.dim) + " at once");
+      return fail("the step shards dims " + itos(*dim) + " and " + itos(p.dim) +
+                  " at once");
     dim = p.dim;
   }
   Shape local = full.localShape();
@@ -323,11 +326,10 @@ Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
       return s;
     }() + " across processes; reduce in f32 or f64");
 
-  std::vector<int64_t> d = {kMPIStepVersion, int64_t(stepKindOf(step.kind)),
-                            int64_t(element),
-                            mp.elementType.getIntOrFloatBitWidth() / 8,
-                            int64_t(reduces ? mp.reduction
-                                            : MPIReduction::None)};
+  std::vector<int64_t> d = {
+      kMPIStepVersion, int64_t(stepKindOf(step.kind)), int64_t(element),
+      mp.elementType.getIntOrFloatBitWidth() / 8,
+      int64_t(reduces ? mp.reduction : MPIReduction::None)};
   d.push_back(mesh.axes().size());
   for (const MeshAxis &a : mesh.axes())
     d.push_back(a.extent);
@@ -351,8 +353,7 @@ Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
 /// communication.
 std::vector<int64_t> localCopy(const MeshPlan &mp) {
   int64_t count = product(mp.plan.source.localShape());
-  std::vector<int64_t> d = {kMPIStepVersion,
-                            int64_t(MPIStepKind::LocalSlice),
+  std::vector<int64_t> d = {kMPIStepVersion, int64_t(MPIStepKind::LocalSlice),
                             int64_t(MPIElementKind::Bytes),
                             mp.elementType.getIntOrFloatBitWidth() / 8,
                             int64_t(MPIReduction::None)};
@@ -451,16 +452,16 @@ Result<MeshPlan> planMeshOp(Operation *op) {
     srcShape.assign(dstType.getShape().begin(), dstType.getShape().end());
   }
   TileLayout dstLayout = dstType.getLayout().tile();
-  auto plan = planCollective(srcLayout, srcShape, dstLayout,
-                             dstType.getShape(), *mesh, partial);
+  auto plan = planCollective(srcLayout, srcShape, dstLayout, dstType.getShape(),
+                             *mesh, partial);
   if (!plan)
     return plan.takeFailure();
   mp.plan = std::move(*plan);
   for (auto [dist, layout, shape, role] :
-       {std::make_tuple(&mp.plan.source, &srcLayout, ArrayRef<int64_t>(srcShape),
-                        "source"),
-        std::make_tuple(&mp.plan.destination, &dstLayout,
-                        dstType.getShape(), "target")}) {
+       {std::make_tuple(&mp.plan.source, &srcLayout,
+                        ArrayRef<int64_t>(srcShape), "source"),
+        std::make_tuple(&mp.plan.destination, &dstLayout, dstType.getShape(),
+                        "target")}) {
     if (!dist->balanced())
       return fail(std::string("the ") + role +
                   " is not a balanced distribution over the mesh (" +
@@ -487,14 +488,12 @@ Result<MeshPlan> planMeshOp(Operation *op) {
 Value addressOf(OpBuilder &b, Location loc, ViewOp view, Type elementType) {
   Value memref = view.getSource();
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value offset = meta.getOffset();
   for (auto [i, start] : llvm::enumerate(view.getMixedOffsets())) {
     Value s = getValueOrCreateConstantIndexOp(b, loc, start);
     offset = arith::AddIOp::create(
-        b, loc, offset,
-        arith::MulIOp::create(b, loc, s, meta.getStrides()[i]));
+        b, loc, offset, arith::MulIOp::create(b, loc, s, meta.getStrides()[i]));
   }
   Value bytes = arith::ConstantIndexOp::create(
       b, loc, elementType.getIntOrFloatBitWidth() / 8);
@@ -522,8 +521,7 @@ Value emitDescriptor(OpBuilder &b, Location loc, Operation *op,
       top, loc, "__axe_mpi_step", top.getStringAttr("private"), type, value,
       /*constant=*/true, /*alignment=*/nullptr);
   table.insert(global);
-  Value ref =
-      memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  Value ref = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
   return addressOfMemRef(b, loc, ref);
 }
 
@@ -559,8 +557,8 @@ void guardFirstCTA(RewriterBase &rw, Operation *op) {
   for (unsigned d = 0; d < dims; ++d) {
     Value id = AxisIdOp::create(rw, loc, rw.getIndexType(),
                                 TargetDescription::gridAxisName(d));
-    Value isZero = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                         id, zero);
+    Value isZero =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, id, zero);
     first = first ? arith::AndIOp::create(rw, loc, first, isZero).getResult()
                   : isZero;
   }
@@ -591,10 +589,7 @@ void lowerMeshToken(ReduceAsyncOp op, RewriterBase &rw) {
     guardFirstCTA(rw, w);
     func::CallOp::create(rw, w.getLoc(), wait, ValueRange{});
   }
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(op);
-  rw.replaceAllUsesWith(op.getToken(),
-                        createCPUTokenPlaceholder(rw, op.getLoc()));
+  replaceTokenWithPlaceholder(op.getToken(), rw);
 }
 
 LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,

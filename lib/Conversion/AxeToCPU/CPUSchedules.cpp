@@ -27,18 +27,6 @@ MemRefType getCPUMemRefType(Type elementType) {
   return MemRefType::get({ShapedType::kDynamic}, elementType, layout);
 }
 
-Value createCPUTokenPlaceholder(OpBuilder &b, Location loc) {
-  return UnrealizedConversionCastOp::create(
-             b, loc, TypeRange{b.getType<TokenType>()}, ValueRange())
-      .getResult(0);
-}
-
-bool isCPUTokenPlaceholder(Operation *op) {
-  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
-  return cast && cast->getNumOperands() == 0 && cast->getNumResults() == 1 &&
-         isa<TokenType>(cast->getResult(0).getType());
-}
-
 Result<StoragePlan> getCPUViewStorage(ViewOp view) {
   // The view's layout is the memref's strides over the tile (the verifier
   // checks it), so its reach on m is the tile's memory; it starts below the
@@ -231,17 +219,6 @@ FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v,
 // copy / copy_async
 //===----------------------------------------------------------------------===//
 
-/// The copy has completed when it returns, so its token carries nothing:
-/// its uses (waits, and loop-carried values or results of control flow on
-/// the way to them) get a placeholder token that convert-axe-to-cpu
-/// removes together with them (getCPUTokenPlaceholder).
-void replaceToken(CopyAsyncOp op, RewriterBase &rw) {
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(op);
-  rw.replaceAllUsesWith(op.getToken(),
-                        createCPUTokenPlaceholder(rw, op.getLoc()));
-}
-
 template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
   Schedule::RewriteFn body = perInstance(
       [vectorize](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw,
@@ -260,7 +237,8 @@ template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
   return [body](Operation *op, const ScheduleContext &ctx, const std::any &plan,
                 RewriterBase &rw) -> LogicalResult {
     if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
-      replaceToken(cast<CopyAsyncOp>(op), rw);
+      // The copy has completed when it returns: its token carries nothing.
+      replaceTokenWithPlaceholder(cast<CopyAsyncOp>(op).getToken(), rw);
     return body(op, ctx, plan, rw);
   };
 }

@@ -76,10 +76,9 @@ void registerCPUBackend() {
   cpu.targets = targetKind(TargetKind::CPU);
   cpu.addSchedules = addCPUSchedules;
   cpu.dependentDialects = [](DialectRegistry &registry) {
-    registry
-        .insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
-                memref::MemRefDialect,
-                scf::SCFDialect, vector::VectorDialect>();
+    registry.insert<arith::ArithDialect, func::FuncDialect, math::MathDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   };
   cpu.codegen = [](const TargetDescription &target) {
     return std::make_unique<CPUTargetCodegen>(target);

@@ -5,6 +5,7 @@
 #include "NVVMCodegen.h"
 #include "NVVMSchedules.h"
 
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/KernelCaptures.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/Passes.h"
@@ -109,19 +110,6 @@ FailureOr<Captures> captures(KernelOp kernel) {
   return c;
 }
 
-bool isBufferCast(Operation *op) {
-  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
-  return cast && cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
-         isa<BufferType>(cast->getOperand(0).getType()) &&
-         isa<MemRefType>(cast->getResult(0).getType());
-}
-
-bool isTokenPlaceholder(Operation *op) {
-  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
-  return cast && cast->getNumOperands() == 0 && cast->getNumResults() == 1 &&
-         isa<TokenType>(cast->getResult(0).getType());
-}
-
 /// Every operator must have been dispatched; anything else of axe that is
 /// left is plumbing this pass lowers.
 LogicalResult checkDispatched(KernelOp kernel) {
@@ -149,31 +137,10 @@ LogicalResult checkDispatched(KernelOp kernel) {
 
 /// A view as the schedules addressed it: its memref seen flat from the
 /// lowest coordinate its tile reaches on m.
-Value lowerView(ViewOp view, Value source, RewriterBase &rw) {
-  Location loc = view.getLoc();
-  auto type = cast<MemRefType>(source.getType());
-  SmallVector<int64_t> strides;
-  int64_t staticOffset;
-  (void)type.getStridesAndOffset(strides, staticOffset);
+Value lowerView(ViewOp view, RewriterBase &rw) {
   nvvm::FlatStorage storage = *nvvm::getFlatStorage(view.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(rw, loc, source);
-  Value offset = meta.getOffset();
-  if (storage.lo != 0)
-    offset = arith::AddIOp::create(
-        rw, loc, offset, arith::ConstantIndexOp::create(rw, loc, storage.lo));
-  for (auto [i, off] : llvm::enumerate(view.getMixedOffsets())) {
-    Value stride = ShapedType::isDynamic(strides[i])
-                       ? Value(meta.getStrides()[i])
-                       : arith::ConstantIndexOp::create(rw, loc, strides[i]);
-    Value start = getValueOrCreateConstantIndexOp(rw, loc, off);
-    offset = arith::AddIOp::create(
-        rw, loc, offset, arith::MulIOp::create(rw, loc, start, stride));
-  }
-  return memref::ReinterpretCastOp::create(
-      rw, loc, nvvm::getFlatMemRefType(view.getType()), meta.getBaseBuffer(),
-      OpFoldResult(offset),
-      ArrayRef<OpFoldResult>{rw.getIndexAttr(storage.size)},
-      ArrayRef<OpFoldResult>{rw.getIndexAttr(1)});
+  return emitFlatView(rw, view.getLoc(), view, view.getSource(), storage.lo,
+                      storage.size, nvvm::getFlatMemRefType(view.getType()));
 }
 
 /// A warp specialization on a GPU is what it says: each warp branches to
@@ -347,10 +314,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
   if (failed(lowerWarpSpecialize(func, cg, rw)))
     return failure();
   rw.setInsertionPointToStart(&entry);
-  Value token =
-      UnrealizedConversionCastOp::create(
-          rw, func.getLoc(), TypeRange{rw.getType<TokenType>()}, ValueRange())
-          .getResult(0);
+  Value token = createTokenPlaceholder(rw, func.getLoc());
   SmallVector<Operation *> placeholders;
   func.walk([&](Operation *op) {
     if (isTokenPlaceholder(op) && op->getResult(0) != token)
@@ -406,7 +370,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
           memref::CastOp::create(rw, loc, nvvm::getFlatMemRefType(type), mem);
     } else if (auto view = dyn_cast<ViewOp>(op)) {
       rw.setInsertionPoint(view);
-      memory[view.getResult()] = lowerView(view, view.getSource(), rw);
+      memory[view.getResult()] = lowerView(view, rw);
     } else if (isBufferCast(op)) {
       auto it = memory.find(op->getOperand(0));
       if (it == memory.end())
@@ -656,8 +620,8 @@ void registerAxeToNVVM() {
       });
   static PassPipelineRegistration<AxeToPTXPipelineOptions> ptxPipeline(
       "axe-to-ptx",
-      "axe-to-nvvm, then gpu-lower-to-nvvm-pipeline: gpu.binary holding PTX "
-      "(format=isa) or a cubin/fatbin through ptxas",
+      "axe-to-nvvm, then upstream's lowering to NVVM and gpu-module-to-binary: "
+      "gpu.binary holding PTX (format=isa) or a cubin/fatbin through ptxas",
       [](OpPassManager &pm, const AxeToPTXPipelineOptions &o) {
         AxeToPTXOptions options;
         options.chip = o.chip;

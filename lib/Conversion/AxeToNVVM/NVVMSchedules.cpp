@@ -40,19 +40,6 @@ using namespace mlir;
 namespace axe::nvvm {
 namespace {
 
-/// The placeholder a token becomes: a SIMT copy has completed when each
-/// thread has done its part (a CTA barrier orders them), so waits on it have
-/// nothing left to wait for (convert-axe-to-nvvm drops them).
-void replaceToken(CopyAsyncOp op, RewriterBase &rw) {
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(op);
-  Value token =
-      UnrealizedConversionCastOp::create(
-          rw, op.getLoc(), TypeRange{rw.getType<TokenType>()}, ValueRange())
-          .getResult(0);
-  rw.replaceAllUsesWith(op.getToken(), token);
-}
-
 //===----------------------------------------------------------------------===//
 // copy
 //===----------------------------------------------------------------------===//
@@ -85,7 +72,9 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
                           const std::any &, RewriterBase &rw) {
   auto op = cast<OpTy>(raw);
   if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
-    replaceToken(op, rw);
+    // A thread's copy has completed when its code returns (a barrier
+    // orders the threads): the token carries nothing.
+    replaceTokenWithPlaceholder(op.getToken(), rw);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
   auto ops = operandsOf(raw, rw, {op.getSource(), op.getTarget()});

@@ -66,14 +66,6 @@ Result<std::optional<CPUInstances>> getCPUInstances(AllocOp alloc);
 /// warp (thread, warpgroup) holds its own copy.
 Result<StoragePlan> getCPUStorage(AllocOp alloc);
 
-/// A token of a completed copy: on the CPU a copy has completed when it
-/// returns, so the schedules of axe.copy_async give the token's uses this
-/// placeholder (an operand-free unrealized cast). convert-axe-to-cpu removes
-/// every token value, with the waits on it and the loop-carried values and
-/// results of scf ops that pass it on.
-mlir::Value createCPUTokenPlaceholder(mlir::OpBuilder &b, mlir::Location loc);
-bool isCPUTokenPlaceholder(mlir::Operation *op);
-
 /// Flat storage for a view on the CPU: the memory on m that its tile
 /// reaches, from its lowest address (below the tile's first element when
 /// the memref has a negative stride). convert-axe-to-cpu makes the flat
