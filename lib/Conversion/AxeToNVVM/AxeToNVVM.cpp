@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -99,7 +100,9 @@ FailureOr<Captures> captures(KernelOp kernel) {
       continue;
     }
     Type t = v.getType();
-    if (isa<MemRefType, IndexType, IntegerType, FloatType>(t)) {
+    // Pointers are TMA descriptors the host made.
+    if (isa<MemRefType, IndexType, IntegerType, FloatType,
+            LLVM::LLVMPointerType>(t)) {
       c.arguments.push_back(v);
       continue;
     }
@@ -262,8 +265,17 @@ int64_t sharedBytes(AllocOp alloc) {
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
 
+/// The alignment a shared buffer gets: a whole swizzle pattern (8 lines of
+/// 128 bytes) when its layout is swizzled, since TMA and wgmma swizzle
+/// address bits and so see the layout's pattern only from an aligned base;
+/// else the 128 bytes a TMA box needs.
+int64_t sharedAlignment(AllocOp alloc) {
+  return cast<BufferType>(alloc.getType()).getLayout().effectiveSwizzle() ? 1024
+                                                                          : 128;
+}
+
 /// Where each shared buffer of `func` lives: one workgroup attribution
-/// each, or, past the static limit, a 16-byte aligned slice of the dynamic
+/// each, or, past the static limit, an aligned slice of the dynamic
 /// shared memory (`dynamicBytes` is then its size, else 0).
 DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
                                                 RewriterBase &rw,
@@ -274,7 +286,7 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
     if (cast<BufferType>(alloc.getType()).getMemorySpace() ==
         MemorySpace::Shared) {
       shared.push_back(alloc);
-      total += llvm::alignTo(sharedBytes(alloc), 16);
+      total = llvm::alignTo(total, sharedAlignment(alloc)) + sharedBytes(alloc);
     }
   });
   DenseMap<Operation *, Value> placed;
@@ -295,15 +307,21 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
     int64_t size = nvvm::getFlatStorage(type)->size;
     auto memType = MemRefType::get({size}, type.getElementType(),
                                    MemRefLayoutAttrInterface(), space);
+    int64_t align = sharedAlignment(alloc);
     if (!dynamic) {
       placed[alloc] = func.addWorkgroupAttribution(memType, alloc.getLoc());
+      func.setWorkgroupAttributionAttr(
+          func.getNumWorkgroupAttributions() - 1,
+          rw.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
+          rw.getI64IntegerAttr(align));
       continue;
     }
+    offset = llvm::alignTo(offset, align);
     rw.setInsertionPointAfterValue(dynamic);
     Value shift = arith::ConstantIndexOp::create(rw, alloc.getLoc(), offset);
     placed[alloc] = memref::ViewOp::create(rw, alloc.getLoc(), memType, dynamic,
                                            shift, ValueRange());
-    offset += llvm::alignTo(sharedBytes(alloc), 16);
+    offset += sharedBytes(alloc);
   }
   return placed;
 }
@@ -519,12 +537,14 @@ void registerNVVMBackend() {
   backend.addSchedules = [](ScheduleRegistry &registry) {
     nvvm::addSIMTSchedules(registry);
     nvvm::addMmaSchedules(registry);
+    nvvm::addTmaSchedules(registry);
+    nvvm::addWgmmaSchedules(registry);
   };
   backend.dependentDialects = [](DialectRegistry &registry) {
-    registry
-        .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                math::MathDialect, nvgpu::NVGPUDialect, memref::MemRefDialect,
-                NVVM::NVVMDialect, scf::SCFDialect, vector::VectorDialect>();
+    registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    LLVM::LLVMDialect, math::MathDialect, nvgpu::NVGPUDialect,
+                    memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   };
   backend.codegen = [](const TargetDescription &target) {
     return std::make_unique<nvvm::NVVMTargetCodegen>(target);

@@ -14,6 +14,7 @@
 
 #include "NVVMCodegen.h"
 #include "NVVMSchedules.h"
+#include "SIMT.h"
 
 #include "axe/Codegen/ElementOps.h"
 #include "axe/Codegen/InstanceView.h"
@@ -35,51 +36,6 @@ namespace axe::nvvm {
 namespace {
 
 constexpr int64_t kMaxTiles = 64;
-
-/// One fragment of an atom, per lane: local element j of lane l is at
-/// logical base(l) + offsets[j] and in register slot slots[j].
-struct Fragment {
-  Layout layout;
-  Shape shape;
-  SmallVector<Shape> offsets;
-  SmallVector<int64_t> slots;
-  int64_t size() const { return offsets.size(); }
-};
-
-Result<Fragment> fragmentOf(const InstructionAtom &atom, StringRef name) {
-  const AtomOperand *op = atom.findOperand(name);
-  if (!op || !op->layout)
-    return fail(atom.name + " has no fixed " + name.str() + " fragment");
-  auto view = InstanceView::get(*op->layout, op->shape, {"laneid"});
-  if (!view)
-    return view.takeFailure();
-  Fragment f;
-  f.layout = *op->layout;
-  f.shape = op->shape;
-  for (int64_t j = 0; j < view->localSize(); ++j) {
-    f.offsets.push_back(view->localOffset(j));
-    f.slots.push_back(view->local().apply(j).front().get(kDefaultAxis));
-  }
-  return f;
-}
-
-/// The logical position of slot `slot` of lane `lane` in a fragment.
-std::optional<Shape> positionOf(const Fragment &f, int64_t lane, int64_t slot) {
-  auto view = InstanceView::get(f.layout, f.shape, {"laneid"});
-  Coord c;
-  c.set("laneid", lane);
-  std::optional<Shape> base = view->instanceBase(c);
-  if (!base)
-    return std::nullopt;
-  for (int64_t j = 0; j < f.size(); ++j)
-    if (f.slots[j] == slot) {
-      Shape p = *base;
-      for (size_t d = 0; d < p.size(); ++d)
-        p[d] += f.offsets[j][d];
-      return p;
-    }
-  return std::nullopt;
-}
 
 struct MmaPlan {
   const InstructionAtom *atom = nullptr;
@@ -188,7 +144,7 @@ Result<MmaPlan> planMma(const TargetDescription &target, int64_t threads,
   for (auto [name, frag] : {std::pair<StringRef, Fragment *>{"A", &plan.a},
                             {"B", &plan.b},
                             {"C", &plan.c}}) {
-    auto f = fragmentOf(atom, name);
+    auto f = fragmentOf(atom, name, "laneid");
     if (!f)
       return f.takeFailure();
     *frag = std::move(*f);

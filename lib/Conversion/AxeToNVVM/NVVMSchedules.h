@@ -14,6 +14,12 @@ void addSIMTSchedules(ScheduleRegistry &registry);
 /// The tensor-core GEMM on mma.sync fragments (NVVMMma.cpp).
 void addMmaSchedules(ScheduleRegistry &registry);
 
+/// Global -> shared copies as TMA boxes on mbarriers (NVVMTma.cpp).
+void addTmaSchedules(ScheduleRegistry &registry);
+
+/// The warpgroup GEMM on wgmma.mma_async descriptors (NVVMWgmma.cpp).
+void addWgmmaSchedules(ScheduleRegistry &registry);
+
 } // namespace axe::nvvm
 
 #endif // AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H

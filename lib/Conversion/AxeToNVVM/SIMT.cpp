@@ -815,4 +815,44 @@ void addStagedSchedule(ScheduleRegistry &r, StringRef name, StringRef opName,
                stagedRewrite(std::move(rewrite))});
 }
 
+//===----------------------------------------------------------------------===//
+// Atom fragments
+//===----------------------------------------------------------------------===//
+
+Result<Fragment> fragmentOf(const InstructionAtom &atom, StringRef name,
+                            StringRef axis) {
+  const AtomOperand *op = atom.findOperand(name);
+  if (!op || !op->layout)
+    return fail(atom.name + " has no fixed " + name.str() + " fragment");
+  auto view = InstanceView::get(*op->layout, op->shape, {axis.str()});
+  if (!view)
+    return view.takeFailure();
+  Fragment f;
+  f.layout = *op->layout;
+  f.shape = op->shape;
+  f.axis = axis.str();
+  f.view = *view;
+  for (int64_t j = 0; j < view->localSize(); ++j) {
+    f.offsets.push_back(view->localOffset(j));
+    f.slots.push_back(view->local().apply(j).front().get(kDefaultAxis));
+  }
+  return f;
+}
+
+std::optional<Shape> positionOf(const Fragment &f, int64_t t, int64_t slot) {
+  Coord c;
+  c.set(f.axis, t);
+  std::optional<Shape> base = f.view->instanceBase(c);
+  if (!base)
+    return std::nullopt;
+  for (int64_t j = 0; j < f.size(); ++j)
+    if (f.slots[j] == slot) {
+      Shape p = *base;
+      for (size_t d = 0; d < p.size(); ++d)
+        p[d] += f.offsets[j][d];
+      return p;
+    }
+  return std::nullopt;
+}
+
 } // namespace axe::nvvm

@@ -153,6 +153,23 @@ void addStagedSchedule(ScheduleRegistry &r, llvm::StringRef name,
                        llvm::StringRef opName, Schedule::MatchFn match,
                        Schedule::RewriteFn rewrite, llvm::StringRef what);
 
+/// One fixed fragment of an atom over one thread axis (laneid for
+/// mma.sync, tid_in_wg for wgmma): local element j of thread t is at
+/// logical base(t) + offsets[j] and in register slot slots[j].
+struct Fragment {
+  Layout layout;
+  Shape shape;
+  std::string axis;
+  std::optional<InstanceView> view;
+  llvm::SmallVector<Shape> offsets;
+  llvm::SmallVector<int64_t> slots;
+  int64_t size() const { return offsets.size(); }
+};
+Result<Fragment> fragmentOf(const InstructionAtom &atom, llvm::StringRef name,
+                            llvm::StringRef axis);
+/// The logical position of slot `slot` of thread `t` in a fragment.
+std::optional<Shape> positionOf(const Fragment &f, int64_t t, int64_t slot);
+
 /// The schedules of NVVMReduce.cpp and NVVMGemmSIMT.cpp.
 void addReduceSchedules(ScheduleRegistry &r);
 void addSIMTGemmSchedules(ScheduleRegistry &r);

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @stage
 // CHECK: gpu.launch_func @stage_kernels::@stage_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[T:.*]], %{{.*}}, %{{.*}})
 // CHECK: gpu.module @stage_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">]
-// CHECK: gpu.func @stage_kernel(%{{.*}}: memref<64x64xf16>) workgroup(%[[S:.*]] : memref<2048xf16, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.func @stage_kernel(%{{.*}}: memref<64x64xf16>) workgroup(%[[S:.*]] : memref<2048xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: scf.for %{{.*}} = %[[TID]] to %c256 step %c128
 // CHECK: nvgpu.device_async_copy {{.*}}, 8 :
@@ -122,7 +122,7 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 // the copy exchanges registers through a shared scratch, with a barrier
 // after the holders write it and one after the readers are done.
 // CHECK-LABEL: gpu.func @exchange_kernel
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: memref.store %{{.*}}, %[[S]][%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.bar.warp.sync
 // CHECK: memref.load %[[S]][%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>

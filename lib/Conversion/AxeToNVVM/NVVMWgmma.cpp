@@ -1,0 +1,399 @@
+//===- NVVMWgmma.cpp - axe.gemm on wgmma.mma_async ------------------------===//
+//
+// A warpgroup GEMM with A and B in shared memory, read through matrix
+// descriptors, and C in registers. C's part per warpgroup must be whole
+// 64 x n tiles, each held exactly as the target's wgmma atom places its D
+// fragment over tid_in_wg (checked element by element). A (M x K) and B
+// (N x K, transpose_b) must be K-major tiles of one shared-memory atom
+// (SharedAtoms.h): the descriptor's swizzle mode and its stride and leading
+// byte offsets are read off the atoms' placement that tile-of finds. Each
+// K step of 16 is one wgmma per C tile, its descriptors' start addresses
+// moved to the step's first element (the hardware swizzles addresses, so
+// a step inside a swizzled line starts mid-line). The whole chain is fenced,
+// committed and waited for before C is written back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVVMSchedules.h"
+#include "SIMT.h"
+#include "SharedAtoms.h"
+
+#include "axe/Dialect/Axe/IR/OperatorShapes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+
+namespace axe::nvvm {
+namespace {
+
+/// K steps a gemm unrolls at most (K = 1024 for 16-bit inputs).
+constexpr int64_t kMaxSteps = 64;
+constexpr int64_t kThreadsPerWarpgroup = 128;
+
+/// How one K-major shared operand is read: its atoms and the descriptor
+/// fields that do not move.
+struct SharedOperandPlan {
+  AtomTiling tiling;
+  int64_t elementBytes = 2;
+  /// Descriptor bits [16, 64): leading and stride byte offsets, layout.
+  uint64_t fixedBits = 0;
+};
+
+struct WgmmaPlan {
+  const InstructionAtom *atom = nullptr;
+  GemmProblem problem;
+  Fragment d;
+  SharedOperandPlan a, b;
+  /// C's axes that number warpgroups.
+  SmallVector<std::string, 4> groupAxes;
+  /// Tile origins relative to the warpgroup's base of C.
+  SmallVector<std::array<int64_t, 2>> tiles;
+};
+
+std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+bool isWithinWarpgroup(const TargetDescription &target, StringRef axis) {
+  std::optional<AxisStep> step = target.stepOfAxis(axis);
+  return step && step->threadsPerStep * step->wrap <= kThreadsPerWarpgroup;
+}
+
+/// The descriptor fields of a K-major operand of `rows` x K.
+Result<SharedOperandPlan> planShared(BufferType type, StringRef name) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  auto tiling = tileOfSharedAtom(type.getLayout(), type.getShape(), bits);
+  if (!tiling)
+    return fail("wgmma reads " + name.str() +
+                " through a shared-memory descriptor: " + tiling.message());
+  SharedOperandPlan p;
+  p.elementBytes = bits / 8;
+  p.tiling = *tiling;
+  auto steps = tiling->steps();
+  if (!steps)
+    return fail("the atoms of " + name.str() +
+                " are not evenly spaced; a descriptor has one stride per "
+                "direction");
+  int64_t sbo = steps->first * p.elementBytes;
+  int64_t lbo = tiling->mode ? 16 : steps->second * p.elementBytes;
+  if (16 * p.elementBytes > tiling->lineBytes && tiling->mode)
+    return fail("a K step of 16 elements is wider than " + name.str() + "'s " +
+                std::to_string(tiling->lineBytes) + "-byte lines");
+  for (int64_t v : {sbo, lbo})
+    if (v < 0 || v % 16 != 0 || (v >> 4) >= (int64_t(1) << 14))
+      return fail("the atoms of " + name.str() + " are " + std::to_string(v) +
+                  " bytes apart; a descriptor holds multiples of 16 below "
+                  "256 KiB");
+  int64_t align = tiling->mode ? 8 * tiling->lineBytes : 16;
+  for (const auto &row : tiling->origins)
+    for (int64_t o : row)
+      if (o * p.elementBytes % align != 0)
+        return fail("an atom of " + name.str() + " starts " +
+                    std::to_string(o * p.elementBytes) +
+                    " bytes into its buffer; with " +
+                    swizzleName(tiling->mode) +
+                    " atoms start at multiples "
+                    "of " +
+                    std::to_string(align) + " bytes");
+  p.fixedBits = (uint64_t(lbo >> 4) << 16) | (uint64_t(sbo >> 4) << 32) |
+                (uint64_t(tiling->descriptorLayoutType()) << 62);
+  return p;
+}
+
+Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
+                            GemmOp op) {
+  auto ta = typeOf(op.getA()), tb = typeOf(op.getB()), tc = typeOf(op.getC());
+  auto problem = gemmProblem(ta.getShape(), op.getTransposeA(), tb.getShape(),
+                             op.getTransposeB(), tc.getShape());
+  if (!problem)
+    return problem.takeFailure();
+  if (spaceOf(op.getA()) != MemorySpace::Shared ||
+      spaceOf(op.getB()) != MemorySpace::Shared)
+    return fail("wgmma reads A and B from shared memory here; A in "
+                "registers is not implemented");
+  if (spaceOf(op.getC()) != MemorySpace::Reg)
+    return fail("wgmma accumulates in registers; C is in memory");
+  if (op.getTransposeA())
+    return fail("wgmma here reads K-major A (M x K); transpose_a makes it "
+                "M-major, whose descriptors are not implemented");
+  if (!op.getTransposeB())
+    return fail("wgmma here reads K-major B, stored N x K with "
+                "transpose_b; a K x N B is N-major, whose descriptors are "
+                "not implemented");
+  if (ta.getElementType() != tb.getElementType())
+    return fail("A and B have different element types");
+  std::string in = typeName(ta.getElementType());
+  std::string acc = typeName(tc.getElementType());
+  if (acc != "f32")
+    return fail("wgmma here accumulates in f32, not " + acc);
+  if (problem->k % 16 != 0 || problem->k / 16 > kMaxSteps)
+    return fail("K = " + std::to_string(problem->k) +
+                "; wgmma steps K by 16, up to " +
+                std::to_string(16 * kMaxSteps) + " here");
+  WgmmaPlan plan;
+  plan.problem = *problem;
+  for (const std::string &axis : threadAxesOf(target, tc.getLayout()))
+    if (!isWithinWarpgroup(target, axis)) {
+      std::optional<AxisStep> step = target.stepOfAxis(axis);
+      if (!step || step->threadsPerStep % kThreadsPerWarpgroup != 0)
+        return fail("the accumulator is placed on '" + axis +
+                    "', which mixes threads of different warpgroups; "
+                    "wgmma needs it on tid_in_wg (or wid_in_wg and laneid) "
+                    "and warpgroup axes");
+      plan.groupAxes.push_back(axis);
+    }
+  // Each warpgroup's part of C: offsets from its base, and the thread of
+  // the warpgroup holding each.
+  auto view = InstanceView::get(tc.getLayout(), tc.getShape(), plan.groupAxes);
+  if (!view)
+    return view.takeFailure();
+  std::optional<Coord> group0;
+  for (int64_t g = 0; g * kThreadsPerWarpgroup < threads && !group0; ++g) {
+    Coord c;
+    for (const std::string &a : plan.groupAxes)
+      c.set(a, threadAxisValue(target, a, g * kThreadsPerWarpgroup));
+    if (view->instanceBase(c))
+      group0 = c;
+  }
+  if (!group0)
+    return fail("no warpgroup holds part of the accumulator");
+  Shape base = *view->instanceBase(*group0);
+  std::map<std::array<int64_t, 2>, int64_t> threadOf;
+  for (const HeldElement &e : view->elementsOf(*group0)) {
+    if (e.storage.size() != 1)
+      return fail("the accumulator has replicas");
+    int64_t t = 0;
+    for (const auto &[axis, v] : e.storage.front().entries())
+      if (axis != kDefaultAxis)
+        t += v * target.stepOfAxis(axis)->threadsPerStep;
+    threadOf[{e.logical[0] - base[0], e.logical[1] - base[1]}] =
+        t % kThreadsPerWarpgroup;
+  }
+  int64_t cols = 0, rows = 0;
+  for (const auto &[off, t] : threadOf) {
+    rows = std::max(rows, off[0] + 1);
+    cols = std::max(cols, off[1] + 1);
+  }
+  for (const InstructionAtom *atom : target.findAtoms(AtomKind::Wgmma))
+    if (atom->elementType == in && atom->accumulatorType == acc &&
+        cols % atom->n == 0 && atom->operands[0].memorySpaces[0] == "shared" &&
+        (!plan.atom || atom->n > plan.atom->n))
+      plan.atom = atom;
+  if (!plan.atom)
+    return fail(target.name.str() + " has no wgmma for " + in + " x " + in +
+                " -> " + acc + " whose N divides the warpgroup's " +
+                std::to_string(cols) + " columns");
+  const InstructionAtom &atom = *plan.atom;
+  auto d = fragmentOf(atom, "D", "tid_in_wg");
+  if (!d)
+    return d.takeFailure();
+  plan.d = std::move(*d);
+  std::set<std::array<int64_t, 2>> origins;
+  for (const auto &[off, t] : threadOf)
+    origins.insert({off[0] - off[0] % atom.m, off[1] - off[1] % atom.n});
+  if (int64_t(origins.size() * atom.m * atom.n) != int64_t(threadOf.size()))
+    return fail("a warpgroup's part of the accumulator is not whole " +
+                std::to_string(atom.m) + "x" + std::to_string(atom.n) +
+                " tiles");
+  // Where the atom puts each (thread, slot), once.
+  std::map<std::array<int64_t, 2>, int64_t> atomThread;
+  for (int64_t t = 0; t < kThreadsPerWarpgroup; ++t)
+    for (int64_t slot = 0; slot < plan.d.size(); ++slot) {
+      std::optional<Shape> p = positionOf(plan.d, t, slot);
+      if (!p)
+        return fail(atom.name + "'s D fragment leaves thread " +
+                    std::to_string(t) + " without slot " +
+                    std::to_string(slot));
+      atomThread[{(*p)[0], (*p)[1]}] = t;
+    }
+  for (const auto &o : origins) {
+    for (const auto &[pos, t] : atomThread) {
+      auto it = threadOf.find({o[0] + pos[0], o[1] + pos[1]});
+      if (it == threadOf.end() || it->second != t)
+        return fail(
+            "the accumulator's " + std::to_string(atom.m) + "x" +
+            std::to_string(atom.n) + " tile at (" + std::to_string(o[0]) +
+            ", " + std::to_string(o[1]) + ") of a warpgroup is not " +
+            atom.name + "'s D fragment: the atom puts its element (" +
+            std::to_string(pos[0]) + ", " + std::to_string(pos[1]) +
+            ") on thread " + std::to_string(t) + " of the warpgroup, the " +
+            "layout on " +
+            (it == threadOf.end() ? std::string("no thread of it")
+                                  : "thread " + std::to_string(it->second)));
+    }
+    plan.tiles.push_back(o);
+  }
+  auto a = planShared(ta, "A");
+  if (!a)
+    return a.takeFailure();
+  auto b = planShared(tb, "B");
+  if (!b)
+    return b.takeFailure();
+  plan.a = std::move(*a);
+  plan.b = std::move(*b);
+  return plan;
+}
+
+ScheduleMatch matchWgmma(Operation *raw, const ScheduleContext &ctx) {
+  ScheduleMatch m = matchCommon(raw, ctx);
+  if (!m.accepted())
+    return m;
+  auto op = cast<GemmOp>(raw);
+  if (scopeOf(raw) != ScopeKind::Warpgroup)
+    return ScheduleMatch::decline(
+        "wgmma is a warpgroup's instruction; the scope is " +
+        stringifyScopeKind(scopeOf(raw)).str());
+  auto plan = planWgmma(*ctx.target, threadsOf(raw), op);
+  if (!plan)
+    return ScheduleMatch::decline(plan.message());
+  return ScheduleMatch::accept(*plan);
+}
+
+Value i64Constant(OpBuilder &b, Location loc, uint64_t v) {
+  return arith::ConstantIntOp::create(b, loc, int64_t(v), 64);
+}
+
+/// The descriptor of `operand`'s 8-row groups from logical (row, k0).
+Value emitDescriptor(OpBuilder &b, Location loc, const GPUOperand &operand,
+                     const SharedOperandPlan &plan, Value row, Value k0) {
+  CoordValue first =
+      operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
+  Value index = operand.address(b, loc, first);
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand.memory);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.memory);
+  Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
+  Value bytes =
+      addIndex(b, loc, base, mulIndex(b, loc, element, plan.elementBytes));
+  Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
+  // Bits [0, 14): the shared address over 16.
+  Value field = arith::ShRUIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, address, i64Constant(b, loc, 0x3FFFF)),
+      i64Constant(b, loc, 4));
+  return arith::OrIOp::create(b, loc, field,
+                              i64Constant(b, loc, plan.fixedBits));
+}
+
+NVVM::WGMMATypes wgmmaType(Type t) {
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (t.isF16())
+    return NVVM::WGMMATypes::f16;
+  return NVVM::WGMMATypes::f32;
+}
+
+LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
+                           const std::any &anyPlan, RewriterBase &rw) {
+  auto op = cast<GemmOp>(raw);
+  const auto &plan = *std::any_cast<WgmmaPlan>(&anyPlan);
+  Location loc = op.getLoc();
+  MLIRContext *mctx = rw.getContext();
+  rw.setInsertionPoint(op);
+  auto ops = operandsOf(raw, rw, {op.getA(), op.getB(), op.getC()});
+  if (failed(ops))
+    return failure();
+  const GPUOperand &a = (*ops)[0], &bm = (*ops)[1], &c = (*ops)[2];
+  const TargetCodegen &cg = *ctx.codegen;
+  const InstructionAtom &atom = *plan.atom;
+
+  // The warpgroup's base in C and this thread's base in the atom.
+  SmallVector<Value, 2> groupBase{indexConstant(rw, loc, 0),
+                                  indexConstant(rw, loc, 0)};
+  if (!plan.groupAxes.empty()) {
+    auto view = InstanceEmitter::get(c.layout(), c.shape(), plan.groupAxes);
+    CoordValue g;
+    for (const std::string &axis : plan.groupAxes)
+      g.set(axis, cg.axisValue(rw, loc, axis));
+    InstanceBase base = view->emitBase(rw, loc, g);
+    groupBase.assign(base.logical.begin(), base.logical.end());
+  }
+  auto dEmitter =
+      InstanceEmitter::get(plan.d.layout, plan.d.shape, {"tid_in_wg"});
+  CoordValue me;
+  me.set("tid_in_wg", cg.axisValue(rw, loc, "tid_in_wg"));
+  InstanceBase mine = dEmitter->emitBase(rw, loc, me);
+  auto cIndex = [&](const std::array<int64_t, 2> &t, int64_t j) {
+    SmallVector<Value, 2> x;
+    for (int d = 0; d < 2; ++d)
+      x.push_back(
+          addIndex(rw, loc, addIndex(rw, loc, groupBase[d], mine.logical[d]),
+                   indexConstant(rw, loc, t[d] + plan.d.offsets[j][d])));
+    return x;
+  };
+
+  Type acc = c.elementType();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      mctx, SmallVector<Type>(plan.d.size(), acc));
+  SmallVector<Value> accs;
+  for (const auto &t : plan.tiles) {
+    Value s = LLVM::PoisonOp::create(rw, loc, structType);
+    for (int64_t j = 0; j < plan.d.size(); ++j)
+      s = LLVM::InsertValueOp::create(rw, loc, s, c.read(rw, loc, cIndex(t, j)),
+                                      ArrayRef<int64_t>{plan.d.slots[j]});
+    accs.push_back(s);
+  }
+  // Shared data written by ordinary stores must reach the async proxy
+  // wgmma reads through.
+  NVVM::FenceProxyOp::create(
+      rw, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(mctx, NVVM::SharedSpace::shared_cta));
+  NVVM::WgmmaFenceAlignedOp::create(rw, loc, TypeRange());
+  auto shape = NVVM::MMAShapeAttr::get(mctx, atom.m, atom.n, atom.k);
+  NVVM::WGMMATypes in = wgmmaType(a.elementType());
+  for (int64_t k0 = 0; k0 < plan.problem.k; k0 += atom.k) {
+    Value k = indexConstant(rw, loc, k0);
+    std::map<int64_t, Value> descA, descB;
+    for (auto [i, t] : llvm::enumerate(plan.tiles)) {
+      Value &da = descA[t[0]];
+      if (!da)
+        da = emitDescriptor(
+            rw, loc, a, plan.a,
+            addIndex(rw, loc, groupBase[0], indexConstant(rw, loc, t[0])), k);
+      Value &db = descB[t[1]];
+      if (!db)
+        db = emitDescriptor(
+            rw, loc, bm, plan.b,
+            addIndex(rw, loc, groupBase[1], indexConstant(rw, loc, t[1])), k);
+      accs[i] = NVVM::WgmmaMmaAsyncOp::create(
+          rw, loc, structType, accs[i], da, db, shape, in, in,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          NVVM::MMAIntOverflowAttr());
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(rw, loc, TypeRange());
+  NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, uint64_t(0));
+  for (auto [i, t] : llvm::enumerate(plan.tiles))
+    for (int64_t j = 0; j < plan.d.size(); ++j)
+      c.write(rw, loc, cIndex(t, j),
+              LLVM::ExtractValueOp::create(rw, loc, accs[i],
+                                           ArrayRef<int64_t>{plan.d.slots[j]}));
+  rw.eraseOp(op);
+  return success();
+}
+
+} // namespace
+
+void addWgmmaSchedules(ScheduleRegistry &registry) {
+  (void)registry.add(
+      {"wgmma", "axe.gemm", targetKind(TargetKind::GPU) && hasFeature("wgmma"),
+       30,
+       "warpgroup tensor-core tiles from shared-memory descriptors: C's "
+       "layout tiles the atom's D fragment per warpgroup; A and B K-major "
+       "tiles of one shared atom (swizzled or core matrices)",
+       matchWgmma, rewriteWgmma});
+}
+
+} // namespace axe::nvvm

@@ -1,0 +1,54 @@
+//===- SharedAtoms.h - Shared tiles as repeated swizzle atoms ---*- C++ -*-===//
+//
+// TMA boxes and wgmma descriptors read shared memory as copies of one atom:
+// eight lines of 32, 64 or 128 bytes under the matching swizzle, or, without
+// a swizzle, 8 x 16-byte core matrices. Which atom a layout repeats, and
+// where it puts each copy, is found with the algebra's tile-of
+// (swizzledTileOf), so the schedules take their descriptors' fields from the
+// layout rather than from a kernel's spelling of it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_LIB_CONVERSION_AXETONVVM_SHAREDATOMS_H
+#define AXE_LIB_CONVERSION_AXETONVVM_SHAREDATOMS_H
+
+#include "axe/Layout/HardwareLayouts.h"
+#include "axe/Layout/Swizzle.h"
+
+#include <optional>
+
+namespace axe::nvvm {
+
+/// A 2-D shared layout as copies of an atom: element (r, c) is at
+/// swizzle(outer(r / atomRows, c / atomCols) + atom(r mod .., c mod ..)).
+struct AtomTiling {
+  /// nullopt: 8 x 16-byte core matrices, unswizzled.
+  std::optional<SwizzleMode> mode;
+  int64_t atomRows = 8, atomCols = 0;
+  /// Bytes of one atom line (the swizzle span), or 16 without a swizzle.
+  int64_t lineBytes = 16;
+  /// Each copy's first element on m, per (row block, column block).
+  std::vector<std::vector<int64_t>> origins;
+
+  int64_t rowBlocks() const { return int64_t(origins.size()); }
+  int64_t colBlocks() const { return origins.empty() ? 0 : origins[0].size(); }
+  /// Elements between copies along rows and along columns when the
+  /// placement is affine (the same steps everywhere), else nullopt.
+  std::optional<std::pair<int64_t, int64_t>> steps() const;
+  /// The wgmma / tcgen05 descriptor's layout field: 0 none, 1 128B, 2 64B,
+  /// 3 32B.
+  int64_t descriptorLayoutType() const;
+};
+
+/// The atom `layout` (admitting `shape`, 2-D) repeats, trying the swizzled
+/// atoms widest first and then core matrices; the reasons of all when none
+/// fits.
+Result<AtomTiling> tileOfSharedAtom(const Layout &layout,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    unsigned elementBits);
+
+std::string swizzleName(const std::optional<SwizzleMode> &mode);
+
+} // namespace axe::nvvm
+
+#endif // AXE_LIB_CONVERSION_AXETONVVM_SHAREDATOMS_H
