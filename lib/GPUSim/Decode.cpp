@@ -79,6 +79,7 @@ private:
   LogicalResult nvgpuOp(Operation *op);
   LogicalResult llvmOp(Operation *op);
   LogicalResult rawNvvmOp(Operation *op);
+  LogicalResult hopperOp(Operation *op);
   FailureOr<int64_t> sharedBuffer(memref::GetGlobalOp op);
   void spec(Inst &i, OpFoldResult r, Operation *op);
   FailureOr<BufferDecl> staticBuffer(MemRefType t, Operation *where);
@@ -117,6 +118,9 @@ FailureOr<ElementInfo> Decoder::info(Type t, Operation *where) {
   // A pointer is its address: the host's for global memory, the CTA's
   // shared window for address space 3.
   if (isa<LLVM::LLVMPointerType>(t))
+    return e;
+  // A tensor map descriptor is the address of the record the host built.
+  if (isa<nvgpu::TensorMapDescriptorType>(t))
     return e;
   // A struct of one scalar type (mma/ldmatrix registers) is a vector.
   if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
@@ -1356,6 +1360,28 @@ LogicalResult Decoder::op(Operation *o) {
     i.out = {s->base};
     return success();
   }
+  if (isa<UnrealizedConversionCastOp>(o)) {
+    // The descriptor casts around a kernel's !llvm.ptr parameter: the
+    // value is the same word.
+    if (o->getNumOperands() != 1 || o->getNumResults() != 1)
+      return unsupported(o);
+    FailureOr<ElementInfo> src = info(o->getOperand(0).getType(), o);
+    FailureOr<ElementInfo> dst = info(o->getResult(0).getType(), o);
+    if (failed(src) || failed(dst))
+      return failure();
+    if (src->words != 1 || dst->words != 1 || src->kind != Kind::Int ||
+        dst->kind != Kind::Int || src->bits != dst->bits)
+      return o->emitError("axe-gpu-run: builtin.unrealized_conversion_cast "
+                          "is modelled between !llvm.ptr and tensor map "
+                          "descriptors (or integers of one width) only");
+    return simple(o, Opc::Cast, uint8_t(CastOp::Bitcast));
+  }
+  if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::TmaAsyncStoreOp, nvgpu::TmaPrefetchOp,
+          nvgpu::TmaFenceOp, NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaFenceAlignedOp,
+          NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+          NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
+          NVVM::SetMaxRegisterOp>(o))
+    return hopperOp(o);
   if (isa<LLVM::LLVMDialect>(o->getDialect()))
     return llvmOp(o);
   if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
@@ -1570,6 +1596,130 @@ LogicalResult Decoder::rawNvvmOp(Operation *o) {
   return unsupported(o);
 }
 
+//===----------------------------------------------------------------------===//
+// sm_90: TMA and wgmma
+//===----------------------------------------------------------------------===//
+
+LogicalResult Decoder::hopperOp(Operation *o) {
+  if (isa<nvgpu::TmaPrefetchOp, nvgpu::TmaFenceOp, NVVM::WgmmaFenceAlignedOp,
+          NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
+          NVVM::SetMaxRegisterOp>(o)) {
+    // Ordering and resource hints: every access is immediately visible
+    // and registers are not counted.
+    emit(Opc::Nop, o);
+    return success();
+  }
+  if (auto l = dyn_cast<nvgpu::TmaAsyncLoadOp>(o)) {
+    if (l.getMulticastMask())
+      return o->emitError("axe-gpu-run: TMA multicast (clusters) is not "
+                          "modelled");
+    auto type = l.getTensorMapDescriptor().getType();
+    MemRefType box = type.getTensor();
+    auto dst = cast<MemRefType>(l.getDst().getType());
+    FailureOr<ElementInfo> el = info(box.getElementType(), o);
+    if (failed(el))
+      return failure();
+    if (!box.hasStaticShape() ||
+        int64_t(l.getCoordinates().size()) != box.getRank())
+      return o->emitError("axe-gpu-run: a TMA load gives one coordinate per "
+                          "dim of the descriptor's static box");
+    int64_t swizzle = 0;
+    switch (type.getSwizzle()) {
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+      swizzle = 32;
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+      swizzle = 64;
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+      swizzle = 128;
+      break;
+    }
+    Inst &i = emit(Opc::TmaLoad, o);
+    i.in = {in(l.getBarriers()), in(l.getMbarId()),
+            in(l.getTensorMapDescriptor()), in(l.getDst())};
+    for (Value c : l.getCoordinates())
+      i.in.push_back(in(c));
+    if (l.getPredicate())
+      i.in.push_back(in(l.getPredicate()));
+    i.imm = {int64_t(l.getCoordinates().size()),
+             0,
+             dst.getRank(),
+             l.getPredicate() ? 1 : 0,
+             swizzle,
+             int64_t(storageBytes(el->kind, el->bits)),
+             isFloat(el->kind) ? 1 : 0};
+    for (int64_t d = box.getRank() - 1; d >= 0; --d)
+      i.imm2.push_back(box.getDimSize(d));
+    return success();
+  }
+  if (isa<nvgpu::TmaAsyncStoreOp>(o))
+    return o->emitError("axe-gpu-run: TMA stores (nvgpu.tma.async.store) "
+                        "are not modelled yet");
+  if (isa<NVVM::WgmmaGroupSyncAlignedOp>(o)) {
+    emit(Opc::WgmmaCommit, o);
+    return success();
+  }
+  if (auto w = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(o)) {
+    emit(Opc::WgmmaWait, o).imm = {int64_t(w.getGroup())};
+    return success();
+  }
+  auto w = cast<NVVM::WgmmaMmaAsyncOp>(o);
+  NVVM::MMAShapeAttr shape = w.getShape();
+  int64_t m = shape.getM(), n = shape.getN(), k = shape.getK();
+  auto inputKind = [&](NVVM::WGMMATypes t) -> std::optional<Kind> {
+    if (t == NVVM::WGMMATypes::f16)
+      return Kind::F16;
+    if (t == NVVM::WGMMATypes::bf16)
+      return Kind::BF16;
+    return std::nullopt;
+  };
+  std::optional<Kind> ka = inputKind(w.getTypeA()),
+                      kb = inputKind(w.getTypeB());
+  if (!ka || ka != kb || k != 16)
+    return o->emitError("axe-gpu-run: wgmma of f16 or bf16 operands (k = 16) "
+                        "only is modelled");
+  if (w.getTypeD() != NVVM::WGMMATypes::f32)
+    return o->emitError("axe-gpu-run: wgmma into f32 accumulators only is "
+                        "modelled");
+  if (m != 64 || n < 8 || n > 256 || n % 8)
+    return o->emitError("axe-gpu-run: wgmma m64nNk16 with N a multiple of 8 "
+                        "up to 256");
+  if (w.getLayoutA() != NVVM::MMALayout::row ||
+      w.getLayoutB() != NVVM::MMALayout::col)
+    return o->emitError("axe-gpu-run: MN-major wgmma operands (A <col>, B "
+                        "<row>) are not modelled; K-major (A <row>, B <col>) "
+                        "are");
+  FailureOr<ElementInfo> acc = info(w.getInouts().getType(), o);
+  if (failed(acc))
+    return failure();
+  if (acc->kind != Kind::F32 || int64_t(acc->n) != n / 2)
+    return o->emitError("axe-gpu-run: a wgmma m64n")
+           << n << " accumulator is a struct of " << n / 2 << " f32";
+  FailureOr<Slot> s = define(w.getResults(), o);
+  if (failed(s))
+    return failure();
+  Inst &i = emit(Opc::Wgmma, o);
+  i.kind = Kind::F32;
+  i.bits = 32;
+  i.n = acc->n;
+  i.in = {in(w.getDescriptorA()), in(w.getDescriptorB()), in(w.getInouts())};
+  i.out = {s->base};
+  auto scale = [](NVVM::WGMMAScaleIn v) {
+    return v == NVVM::WGMMAScaleIn::neg ? int64_t(-1) : int64_t(1);
+  };
+  i.imm = {m,
+           n,
+           k,
+           int64_t(*ka),
+           w.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0,
+           scale(w.getScaleA()),
+           scale(w.getScaleB())};
+  return success();
+}
+
 LogicalResult Decoder::run() {
   gpu::GPUFuncOp f = p.func;
   if (!f.getBody().hasOneBlock())
@@ -1601,6 +1751,14 @@ LogicalResult Decoder::run() {
     if (failed(s) || failed(d))
       return failure();
     d->name = "workgroup attribution " + std::to_string(n);
+    if (auto align = dyn_cast_or_null<IntegerAttr>(
+            f.getWorkgroupAttributionAttr(n, "llvm.align"))) {
+      d->align = align.getInt();
+      if (d->align <= 0 || (d->align & (d->align - 1)))
+        return f.emitError("axe-gpu-run: llvm.align ")
+               << d->align << " of workgroup attribution " << n
+               << " is not a power of two";
+    }
     p.shared.push_back({s->base, *d});
   }
   for (auto [n, a] : llvm::enumerate(f.getPrivateAttributions())) {

@@ -212,18 +212,24 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
   buffers.resize(ctaBufferBase);
   sharedBuffers.clear();
   int64_t window = 0;
-  auto addShared = [&](int64_t bytes, const std::string &name) {
+  auto addShared = [&](int64_t bytes, int64_t align, const std::string &name) {
     unsigned id = newBuffer(Space::Shared, bytes, name);
-    // 128-byte aligned, so each buffer starts at bank 0.
+    // At least 128-byte aligned, so each buffer starts at bank 0; more when
+    // the attribution asks (llvm.align: TMA and wgmma tiles).
+    align = std::max<int64_t>(align, 128);
+    window = (window + align - 1) / align * align;
     buffers[id].sharedBase = window;
-    window += (bytes + 127) / 128 * 128;
+    window += bytes;
     return id;
   };
   for (const auto &entry : program.shared)
-    sharedBuffers.push_back(addShared(entry.second.bytes, entry.second.name));
-  dynamicShared = program.usesDynamicShared ? addShared(dims.dynamicSharedBytes,
-                                                        "dynamic shared memory")
-                                            : -1;
+    sharedBuffers.push_back(
+        addShared(entry.second.bytes, entry.second.align, entry.second.name));
+  // The dynamic window at 1024 bytes, what a 128-byte swizzle needs.
+  dynamicShared =
+      program.usesDynamicShared
+          ? addShared(dims.dynamicSharedBytes, 1024, "dynamic shared memory")
+          : -1;
   if (options.checkRaces)
     for (unsigned b : sharedBuffers)
       buffers[b].shadow.assign(buffers[b].hi, Shadow());
@@ -250,7 +256,10 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
         w.state = Warp::Ready;
         woke = true;
       }
-    if (woke)
+    // A wgmma's last warp releases the warpgroup's others.
+    if (woke || llvm::any_of(warps, [](const Warp &w) {
+          return w.state == Warp::Ready;
+        }))
       continue;
     if (llvm::all_of(warps,
                      [](const Warp &w) { return w.state == Warp::Exited; }))
@@ -320,7 +329,7 @@ bool Machine::releaseBarriers() {
 
 LogicalResult Machine::reportDeadlock() {
   cur = nullptr;
-  unsigned counts[4] = {};
+  unsigned counts[5] = {};
   Warp *first = nullptr;
   for (Warp &w : warps) {
     ++counts[w.state];
@@ -337,10 +346,16 @@ LogicalResult Machine::reportDeadlock() {
       << " warp(s) wait at a barrier, " << counts[Warp::AtMBarrier]
       << " on an mbarrier phase that cannot complete, " << counts[Warp::Exited]
       << " exited";
+  if (counts[Warp::AtWarpgroup])
+    d << ", " << counts[Warp::AtWarpgroup]
+      << " wait(s) for the rest of their warpgroup at a wgmma";
   for (Warp &w : warps) {
     const char *what = w.state == Warp::AtBarrier    ? " waits at this barrier"
                        : w.state == Warp::AtMBarrier ? " waits on this mbarrier"
-                                                     : " exited here";
+                       : w.state == Warp::AtWarpgroup
+                           ? " waits here for the other warps of its "
+                             "warpgroup (wgmma is a warpgroup collective)"
+                           : " exited here";
     // A warp waiting on an mbarrier retries the wait: pc is at it.
     int32_t at = w.state == Warp::AtMBarrier ? w.pc : std::max(w.pc - 1, 0);
     d.attachNote(program.ops[at]->getLoc()) << "warp " << w.id << what;
@@ -511,7 +526,18 @@ void Machine::runWarp(Warp &w) {
         return;
       }
       break;
+    case Opc::Wgmma:
+      if (!execWgmma(i, w, pc) && !failed)
+        return; // blocked until the warpgroup's other warps arrive
+      break;
     case Opc::Return:
+      if (w.wgmmaUncommitted || w.wgmmaGroups) {
+        fail(i, -1,
+             "the warp returns with wgmma operations it did not wait for "
+             "(nvvm.wgmma.commit.group.sync.aligned, "
+             "nvvm.wgmma.wait.group.sync.aligned)");
+        break;
+      }
       // Copies still in flight land before the CTA's memory goes away.
       for (auto &g : w.groups)
         completeCopies(g);
@@ -596,6 +622,11 @@ void Machine::step(const Inst &i) {
     return execAsyncGroup(i);
   case Opc::AsyncWait:
     return execAsyncWait(i);
+  case Opc::TmaLoad:
+    return execTmaLoad(i);
+  case Opc::WgmmaCommit:
+  case Opc::WgmmaWait:
+    return execWgmmaGroup(i);
   default:
     fail(i, -1, "internal: unexpected instruction");
   }
@@ -631,12 +662,16 @@ bool Machine::checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
   if (b.pending) {
     for (int64_t k = 0; k < bytes; ++k)
       if (b.poison[byte + k]) {
+        bool tma = b.poison[byte + k] == 2;
         fail(i, lane,
-             llvm::formatv("{0} byte {1} of {2} ({3} memory), which an async "
-                           "copy has not completed (missing "
-                           "nvgpu.device_async_wait?)",
+             llvm::formatv("{0} byte {1} of {2} ({3} memory), which {4}",
                            isLoad ? "reads" : "writes", byte + k, b.name,
-                           spaceName(b.space)));
+                           spaceName(b.space),
+                           tma ? "a TMA load has not completed (its mbarrier "
+                                 "phase has not completed: missing "
+                                 "nvgpu.mbarrier.try_wait.parity?)"
+                               : "an async copy has not completed (missing "
+                                 "nvgpu.device_async_wait?)"));
         return false;
       }
   }

@@ -5,7 +5,7 @@
 // instruction handlers are Machine members, split over files by concern:
 // Interpreter.cpp (scheduler, control flow, memory), Elementwise.cpp
 // (arith, math, vector), WarpOps.cpp (gpu, nvvm, nvgpu warp collectives and
-// async copies).
+// async copies), HopperOps.cpp (TMA loads, wgmma).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
+#include <array>
 #include <deque>
 #include <map>
 #include <optional>
@@ -62,6 +63,9 @@ struct MBarrierState {
   int64_t expected = 0, pending = 0, tx = 0;
   uint64_t phase = 0;
   bool initialized = false;
+  /// Shared bytes TMA loads wrote for this phase (buffer, byte, count):
+  /// poisoned until the phase completes.
+  std::vector<std::array<int64_t, 3>> tmaWrites;
 };
 
 struct Frame {
@@ -70,7 +74,7 @@ struct Frame {
 };
 
 struct Warp {
-  enum State : uint8_t { Ready, AtBarrier, AtMBarrier, Exited };
+  enum State : uint8_t { Ready, AtBarrier, AtMBarrier, Exited, AtWarpgroup };
   unsigned id = 0;
   uint32_t launched = 0; // lanes that exist
   uint32_t active = 0;
@@ -89,6 +93,11 @@ struct Warp {
   /// The named barrier an AtBarrier warp waits at and the threads it
   /// expects (0: the whole CTA).
   int64_t barrierId = 0, barrierThreads = 0;
+  /// The wgmma an AtWarpgroup warp waits at (instruction index).
+  int32_t warpgroupAt = -1;
+  /// wgmma operations not committed yet, and committed groups not waited
+  /// for.
+  int64_t wgmmaUncommitted = 0, wgmmaGroups = 0;
 };
 
 class Machine {
@@ -176,6 +185,13 @@ public:
   void arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
               bool mayComplete);
   bool mbarrierReleased(const Warp &w);
+  void completePhase(MBarrierState &b);
+
+  // HopperOps.cpp (sm_90: TMA, wgmma)
+  void execTmaLoad(const Inst &i);
+  bool execWgmma(const Inst &i, Warp &w, int32_t pc);
+  void computeWgmma(const Inst &i, unsigned group);
+  void execWgmmaGroup(const Inst &i);
 
   /// Reports an error at `i` for `lane` (-1: the whole warp) and stops.
   void fail(const Inst &i, int lane, const llvm::Twine &message);

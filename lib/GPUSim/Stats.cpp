@@ -26,7 +26,7 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
                         const KernelStats &s) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> byName;
   uint64_t issues = 0, laneOps = 0;
-  SiteStats shared, global;
+  SiteStats shared, global, bulk;
   for (size_t i = 0; i < s.sites.size(); ++i) {
     const SiteStats &site = s.sites[i];
     auto &n = byName[statName(p, i).str()];
@@ -39,6 +39,9 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
     shared.sharedIdeal += site.sharedIdeal;
     global.globalRequests += site.globalRequests;
     global.globalSectors += site.globalSectors;
+    bulk.bulkOps += site.bulkOps;
+    bulk.bulkSharedBytes += site.bulkSharedBytes;
+    bulk.bulkGlobalBytes += site.bulkGlobalBytes;
   }
   j.attribute("name", p.name);
   j.attribute("launches", int64_t(s.launches));
@@ -67,6 +70,26 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
   j.attributeObject("global_total", [&] {
     j.attribute("requests", int64_t(global.globalRequests));
     j.attribute("sectors", int64_t(global.globalSectors));
+  });
+  // TMA loads and wgmma: whole-tile transfers, not per-lane accesses.
+  j.attributeObject("bulk_total", [&] {
+    j.attribute("ops", int64_t(bulk.bulkOps));
+    j.attribute("shared_bytes", int64_t(bulk.bulkSharedBytes));
+    j.attribute("global_bytes", int64_t(bulk.bulkGlobalBytes));
+  });
+  j.attributeArray("bulk", [&] {
+    for (size_t i = 0; i < s.sites.size(); ++i) {
+      const SiteStats &site = s.sites[i];
+      if (!site.bulkOps)
+        continue;
+      j.object([&] {
+        j.attribute("op", statName(p, i));
+        j.attribute("loc", locationOf(p.ops[i]));
+        j.attribute("ops", int64_t(site.bulkOps));
+        j.attribute("shared_bytes", int64_t(site.bulkSharedBytes));
+        j.attribute("global_bytes", int64_t(site.bulkGlobalBytes));
+      });
+    }
   });
   j.attributeArray("shared", [&] {
     for (size_t i = 0; i < s.sites.size(); ++i) {

@@ -559,11 +559,26 @@ void Machine::arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
     return;
   if (!mayComplete)
     return fail(i, lane, "mbarrier.arrive.nocomplete completes the phase");
+  completePhase(b);
+}
+
+/// The phase completes: the next one expects the initial count again, and
+/// the bytes TMA loads wrote for it become readable.
+void Machine::completePhase(MBarrierState &b) {
   ++b.phase;
   b.pending = b.expected;
   // Completing a phase orders the arrivers' accesses before the waiters':
   // the race detector treats it as a barrier.
   ++epoch;
+  for (const auto &[buffer, byte, count] : b.tmaWrites) {
+    Buffer &d = buffers[buffer];
+    for (int64_t k = byte; k < byte + count; ++k)
+      if (d.poison[k] == 2) {
+        d.poison[k] = 0;
+        --d.pending;
+      }
+  }
+  b.tmaWrites.clear();
 }
 
 bool Machine::mbarrierReleased(const Warp &w) {

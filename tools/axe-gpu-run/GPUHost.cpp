@@ -12,11 +12,19 @@
 // of that arity. The trampoline reads the descriptors and runs the
 // original gpu.func in the interpreter on the host's memory.
 //
+// Each nvgpu.tma.create.descriptor %t box[...] becomes a call through a
+// trampoline too, `__axe_gpu_run_tma_descriptor_<j>(tag, %t, %out, box...)`,
+// that builds the TensorMap record (axe/GPUSim/Hopper.h) in host memory and
+// stores its address in %out (a memref<1xi64>); the casts of the descriptor
+// to !llvm.ptr become llvm.inttoptr of that address, which a launch passes
+// as an i64 like any pointer.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPUHost.h"
 
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
+#include "axe/GPUSim/Hopper.h"
 #include "axe/Runtime/HostJIT.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +32,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -32,8 +41,10 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
@@ -44,6 +55,20 @@ namespace {
 
 /// Leading launcher arguments: kernel index, grid, block, dynamic smem.
 constexpr unsigned kLaunchHeader = 8;
+/// The first word of a descriptor builder's call: this plus its site.
+constexpr uint64_t kDescriptorTag = uint64_t(1) << 32;
+/// A descriptor builder's arguments before the box dims: tag, tensor, out.
+constexpr unsigned kDescriptorHeader = 3;
+
+/// A nvgpu.tma.create.descriptor of the host: what its type fixes.
+struct DescriptorSite {
+  Location loc;
+  std::string type; // the descriptor type, for diagnostics
+  unsigned rank = 0;
+  uint32_t elementBytes = 0;
+  bool floatElements = false;
+  uint32_t swizzle = 0, oobNaN = 0, interleave = 0;
+};
 
 struct Kernel {
   gpu::GPUFuncOp func;
@@ -53,6 +78,8 @@ struct Kernel {
 
 struct HostState {
   std::vector<Kernel> kernels;
+  std::vector<DescriptorSite> descriptors;
+  TensorMapTable tensorMaps;
   const HostOptions *options = nullptr;
   std::mutex mutex;
 };
@@ -97,9 +124,63 @@ LogicalResult axe::gpusim::mergeModules(ModuleOp into, ModuleOp extra) {
 // Launches
 //===----------------------------------------------------------------------===//
 
+/// Builds the record of descriptor site `site` from the tensor's memref
+/// and the box dims, checks it as cuTensorMapEncodeTiled would, and stores
+/// its address in the out memref.
+static void buildDescriptor(HostState &s, size_t site,
+                            ArrayRef<uint64_t> words) {
+  const DescriptorSite &d = s.descriptors[site];
+  auto error = [&](const Twine &message) {
+    emitError(d.loc) << "axe-gpu-run: tensor map descriptor #" << site << " ("
+                     << d.type << "): " << message;
+    exitFromHost(1);
+  };
+  StridedMemRef t =
+      readDescriptor(*reinterpret_cast<UnrankedDescriptor *>(words[1]));
+  StridedMemRef out =
+      readDescriptor(*reinterpret_cast<UnrankedDescriptor *>(words[2]));
+  size_t rank = t.sizes.size();
+  if (rank != d.rank)
+    error(llvm::formatv("the tensor has rank {0}, the box {1}", rank, d.rank));
+  TensorMap m;
+  m.elementBytes = d.elementBytes;
+  m.rank = unsigned(rank);
+  m.globalAddress = uint64_t(reinterpret_cast<uintptr_t>(t.aligned)) +
+                    uint64_t(t.offset) * d.elementBytes;
+  if (rank > kTensorMapMaxRank)
+    error(llvm::formatv("rank {0} (1 to 5 are possible)", rank));
+  for (size_t k = 0; k < rank; ++k) {
+    size_t dim = rank - 1 - k; // innermost first
+    if (t.strides[dim] < 0 || (k == 0 && t.strides[dim] != 1))
+      error(llvm::formatv("the tensor's stride {0} in dim {1}: the innermost "
+                          "dim must be contiguous and strides positive",
+                          t.strides[dim], dim));
+    m.dims[k] = uint64_t(t.sizes[dim]);
+    m.strides[k] = uint64_t(t.strides[dim]) * d.elementBytes;
+    int64_t box = int64_t(words[kDescriptorHeader + dim]);
+    m.box[k] = box < 1 || box > 256 ? 0 : uint32_t(box);
+    if (m.box[k] == 0)
+      error(llvm::formatv("box dim {0} (innermost first) is {1} (1 to 256 are "
+                          "possible)",
+                          k, box));
+  }
+  m.swizzle = d.swizzle;
+  m.oobNaN = d.oobNaN;
+  m.interleave = d.interleave;
+  std::string problem = checkTensorMap(m);
+  if (!problem.empty())
+    error(problem);
+  s.tensorMaps.maps.push_back(m);
+  uint64_t address =
+      uint64_t(reinterpret_cast<uintptr_t>(&s.tensorMaps.maps.back()));
+  std::memcpy(out.aligned + out.offset * 8, &address, 8);
+}
+
 static void launch(ArrayRef<uint64_t> words) {
   HostState &s = *hostState;
   std::lock_guard<std::mutex> lock(s.mutex);
+  if (words[0] >= kDescriptorTag)
+    return buildDescriptor(s, size_t(words[0] - kDescriptorTag), words);
   Kernel &k = s.kernels[words[0]];
   LaunchDims dims;
   for (int d = 0; d < 3; ++d) {
@@ -124,12 +205,101 @@ static void launch(ArrayRef<uint64_t> words) {
     }
     args.push_back(std::move(a));
   }
-  if (failed(launchKernel(*k.program, dims, args, s.options->run, k.stats)))
+  RunOptions run = s.options->run;
+  run.tensorMaps = &s.tensorMaps;
+  if (failed(launchKernel(*k.program, dims, args, run, k.stats)))
     exitFromHost(1);
 }
 
 static std::string launcherName(size_t index) {
   return "__axe_gpu_run_launch_" + std::to_string(index);
+}
+
+static std::string descriptorBuilderName(size_t index) {
+  return "__axe_gpu_run_tma_descriptor_" + std::to_string(index);
+}
+
+/// Replaces a nvgpu.tma.create.descriptor by a call to its builder and the
+/// casts of its result to !llvm.ptr by the record's address.
+static LogicalResult redirectDescriptor(ModuleOp host,
+                                        nvgpu::TmaCreateDescriptorOp op,
+                                        std::vector<DescriptorSite> &sites) {
+  nvgpu::TensorMapDescriptorType type = op.getTensorMap().getType();
+  Type element = type.getTensor().getElementType();
+  auto bits = element.getIntOrFloatBitWidth();
+  DescriptorSite site{op.getLoc(), "", unsigned(op.getBoxDimensions().size())};
+  llvm::raw_string_ostream(site.type) << type;
+  site.elementBytes = bits / 8;
+  site.floatElements = isa<FloatType>(element);
+  switch (type.getSwizzle()) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    site.swizzle = 0;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    site.swizzle = 32;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    site.swizzle = 64;
+    break;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    site.swizzle = 128;
+    break;
+  }
+  site.oobNaN = type.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN;
+  switch (type.getInterleave()) {
+  case nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE:
+    site.interleave = 0;
+    break;
+  case nvgpu::TensorMapInterleaveKind::INTERLEAVE_16B:
+    site.interleave = 16;
+    break;
+  case nvgpu::TensorMapInterleaveKind::INTERLEAVE_32B:
+    site.interleave = 32;
+    break;
+  }
+  if (bits % 8 || bits > 64)
+    return op.emitError("axe-gpu-run: tensor maps of ")
+           << element << " elements are not modelled";
+  for (Operation *user : op.getTensorMap().getUsers())
+    if (!isa<UnrealizedConversionCastOp>(user) || user->getNumResults() != 1 ||
+        !isa<LLVM::LLVMPointerType>(user->getResult(0).getType()))
+      return user->emitError("axe-gpu-run: a host's tensor map descriptor "
+                             "goes to a kernel through "
+                             "builtin.unrealized_conversion_cast to !llvm.ptr");
+  size_t index = sites.size();
+  sites.push_back(site);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type i64 = b.getI64Type();
+  auto outType = MemRefType::get({1}, i64);
+  Value out = memref::AllocaOp::create(b, loc, outType);
+  SmallVector<Value> operands{
+      arith::ConstantOp::create(
+          b, loc, b.getI64IntegerAttr(int64_t(kDescriptorTag + index))),
+      op.getTensor(),
+      memref::CastOp::create(b, loc, UnrankedMemRefType::get(i64, Attribute()),
+                             out)};
+  for (Value box : op.getBoxDimensions())
+    operands.push_back(arith::IndexCastOp::create(b, loc, i64, box));
+  OpBuilder mb = OpBuilder::atBlockEnd(host.getBody());
+  auto decl = func::FuncOp::create(
+      mb, loc, descriptorBuilderName(index),
+      mb.getFunctionType(ValueRange(operands).getTypes(), {}));
+  decl.setPrivate();
+  decl->setAttr("llvm.emit_c_interface", mb.getUnitAttr());
+  func::CallOp::create(b, loc, decl, operands);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value address = memref::LoadOp::create(b, loc, out, ValueRange{zero});
+  for (Operation *user :
+       llvm::make_early_inc_range(op.getTensorMap().getUsers())) {
+    OpBuilder ub(user);
+    Value p = LLVM::IntToPtrOp::create(ub, user->getLoc(),
+                                       user->getResult(0).getType(), address);
+    user->getResult(0).replaceAllUsesWith(p);
+    user->erase();
+  }
+  op.erase();
+  return success();
 }
 
 /// The launcher's operand for a kernel operand: memrefs as memref<*xT> in
@@ -146,6 +316,8 @@ static FailureOr<Value> hostOperand(OpBuilder &b, Location loc, Value v) {
     return memref::CastOp::create(b, loc, unranked, v).getResult();
   }
   Type i64 = b.getI64Type();
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, i64, v).getResult();
   if (isa<IndexType>(t))
     return arith::IndexCastOp::create(b, loc, i64, v).getResult();
   if (auto i = dyn_cast<IntegerType>(t)) {
@@ -221,7 +393,8 @@ static LogicalResult redirectLaunch(ModuleOp host, gpu::LaunchFuncOp op,
 /// The kernels the host launches, decoded, in launcher-index order, and a
 /// host module whose launches call the launchers.
 static FailureOr<OwningOpRef<ModuleOp>>
-buildHost(ModuleOp module, std::vector<Kernel> &kernels) {
+buildHost(ModuleOp module, std::vector<Kernel> &kernels,
+          std::vector<DescriptorSite> &descriptors) {
   llvm::StringMap<size_t> indexOf;
   SmallVector<std::pair<gpu::LaunchFuncOp, size_t>> launches;
   WalkResult walk = module.walk([&](gpu::LaunchFuncOp op) {
@@ -262,6 +435,11 @@ buildHost(ModuleOp module, std::vector<Kernel> &kernels) {
   }
   for (auto m : llvm::make_early_inc_range(host->getOps<gpu::GPUModuleOp>()))
     m.erase();
+  SmallVector<nvgpu::TmaCreateDescriptorOp> creates;
+  host->walk([&](nvgpu::TmaCreateDescriptorOp op) { creates.push_back(op); });
+  for (nvgpu::TmaCreateDescriptorOp op : creates)
+    if (failed(redirectDescriptor(*host, op, descriptors)))
+      return failure();
   host.get()->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   WalkResult rest = host->walk([](Operation *op) {
     if (isa<gpu::GPUDialect>(op->getDialect())) {
@@ -357,7 +535,8 @@ static LogicalResult writeStats(const HostState &s, StringRef path) {
 int axe::gpusim::runHost(ModuleOp module, const HostOptions &options) {
   HostState state;
   state.options = &options;
-  FailureOr<OwningOpRef<ModuleOp>> host = buildHost(module, state.kernels);
+  FailureOr<OwningOpRef<ModuleOp>> host =
+      buildHost(module, state.kernels, state.descriptors);
   if (failed(host) || failed(checkEntryPoint(**host, options)))
     return 1;
   LoadedLibraries libs;
@@ -374,6 +553,9 @@ int axe::gpusim::runHost(ModuleOp module, const HostOptions &options) {
     launchers.push_back(
         {"_mlir_ciface_" + launcherName(i),
          trampolineFor(kLaunchHeader + k.program->args.size())});
+  for (auto [i, d] : llvm::enumerate(state.descriptors))
+    launchers.push_back({"_mlir_ciface_" + descriptorBuilderName(i),
+                         trampolineFor(kDescriptorHeader + d.rank)});
   registerSymbols(*engine, libs, launchers);
   hostState = &state;
   setTrampolineHandler(&launch);

@@ -17,6 +17,8 @@
 
 namespace axe::gpusim {
 
+struct TensorMapTable;
+
 struct LaunchDims {
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
@@ -41,6 +43,9 @@ struct RunOptions {
   /// another warp would write never ends: warps yield only at barriers):
   /// warp instructions one warp may run between two blocking points.
   uint64_t maxWarpInstructionsPerRun = uint64_t(1) << 30;
+  /// The tensor maps the host built (nvgpu.tma.create.descriptor): a TMA op
+  /// accepts only a descriptor operand that points to one of them.
+  const TensorMapTable *tensorMaps = nullptr;
 };
 
 /// Runs one launch of `program`. Errors are emitted as diagnostics on the

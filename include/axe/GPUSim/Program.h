@@ -83,6 +83,11 @@ enum class Opc : uint8_t {
   // Raw pointers (llvm.ptr addresses) and the nvvm ops that take them.
   Gep,
   StMatrix,
+  // sm_90: TMA loads, wgmma (a warpgroup collective) and its groups.
+  TmaLoad,
+  Wgmma,
+  WgmmaCommit,
+  WgmmaWait,
 };
 
 /// Sub-operations (Inst::sub).
@@ -247,6 +252,7 @@ struct ArgInfo {
 /// memref.alloca): its static shape and layout.
 struct BufferDecl {
   int64_t bytes = 0;
+  int64_t align = 0; // llvm.align of a workgroup attribution (0: none)
   unsigned rank = 0;
   llvm::SmallVector<int64_t, 4> sizes, strides;
   int64_t offset = 0;

@@ -25,6 +25,9 @@ struct SiteStats {
   uint64_t laneOps = 0; // active lanes summed over issues
   uint64_t sharedRequests = 0, sharedWavefronts = 0, sharedIdeal = 0;
   uint64_t globalRequests = 0, globalSectors = 0;
+  /// TMA and wgmma: operations (a TMA load per issuing thread, a wgmma per
+  /// warpgroup) and the bytes they move, not per-lane accesses.
+  uint64_t bulkOps = 0, bulkSharedBytes = 0, bulkGlobalBytes = 0;
 };
 
 struct KernelStats {
