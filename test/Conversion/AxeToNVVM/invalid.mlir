@@ -83,3 +83,132 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     return
   }
 }
+// -----
+
+// TMA reads a box of the memref a view takes, not a slice of a view.
+!v = !axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : (64, 1)]>, global>
+!g = !axe.buffer<32x64xf16, #axe.layout<S[(32, 64) : (64, 1)]>, global>
+!s = !axe.buffer<32x64xf16, #axe.layout<S[(32, 64) : (64, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @tma_slice_source(%A: memref<64x64xf16>, %r: index) {
+    axe.kernel grid [1] threads 128 {
+      %c0 = arith.constant 0 : index
+      %s = axe.alloc : !s
+      %v = axe.view %A[%c0, %c0] : memref<64x64xf16> -> !v
+      %g = axe.slice %v[%r, 0] : !v -> !g
+      // expected-error @below {{forced schedule 'tma' declined axe.copy on target sm_90: TMA reads a box of a memref: the source must be an axe.view itself, not a slice of one}}
+      axe.copy %g to %s at warpgroup {schedule = "tma"} : !g to !s
+    }
+    return
+  }
+}
+
+// -----
+
+// A 64-byte box row under the 128-byte swizzle is not what TMA writes.
+!g = !axe.buffer<64x32xf16, #axe.layout<S[(64, 32) : (64, 1)]>, global>
+!s = !axe.buffer<64x32xf16, #axe.layout<SW(3, 3, 3) o S[(64, 32) : (64, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @tma_half_line(%A: memref<64x64xf16>) {
+    axe.kernel grid [1] threads 128 {
+      %c0 = arith.constant 0 : index
+      %s = axe.alloc : !s
+      %g = axe.view %A[%c0, %c0] : memref<64x64xf16> -> !g
+      // expected-error @below {{forced schedule 'tma' declined axe.copy on target sm_90: TMA writes its box row-major}}
+      axe.copy %g to %s at warpgroup {schedule = "tma"} : !g to !s
+    }
+    return
+  }
+}
+
+// -----
+
+!g = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, global>
+!s = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @tma_on_sm80(%A: memref<8x32xf32>) {
+    axe.kernel grid [1] threads 32 {
+      %c0 = arith.constant 0 : index
+      %s = axe.alloc : !s
+      %g = axe.view %A[%c0, %c0] : memref<8x32xf32> -> !g
+      // expected-error @below {{no schedule named 'tma' for axe.copy on target sm_80}}
+      axe.copy %g to %s at warp {schedule = "tma"} : !g to !s
+    }
+    return
+  }
+}
+
+// -----
+
+// The token of a TMA copy must be waited on directly.
+!g = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, global>
+!s = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @tma_token_escapes(%A: memref<8x32xf32>) {
+    axe.kernel grid [1] threads 32 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %s = axe.alloc : !s
+      %g = axe.view %A[%c0, %c0] : memref<8x32xf32> -> !g
+      // expected-error @below {{forced schedule 'tma' declined axe.copy_async on target sm_90: the copy's token goes to scf.for; a TMA copy's token must be waited on by axe.wait directly}}
+      %t = axe.copy_async %g to %s at warp {schedule = "tma"} : !g to !s
+      %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %t) -> (!axe.token) {
+        scf.yield %x : !axe.token
+      }
+      axe.wait %r at warp
+    }
+    return
+  }
+}
+
+// -----
+
+!a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_n_major_b() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !a
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma here reads K-major B, stored N x K with transpose_b; a K x N B is N-major, whose descriptors are not implemented}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma"} : !a, !a into !c
+    }
+    return
+  }
+}
+
+// -----
+
+// Rows 8 apart swapped with columns: not wgmma's D fragment.
+!a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 8, 2, 8, 4, 2) : (1@wid_in_wg, 4@laneid, 2, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_not_the_fragment() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !a
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: the accumulator's 64x64 tile at (0, 0) of a warpgroup is not wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16's D fragment}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b} : !a, !a into !c
+    }
+    return
+  }
+}
+
+// -----
+
+!a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_c_in_memory() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !a
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma accumulates in registers; C is in memory}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b} : !a, !a into !c
+    }
+    return
+  }
+}
