@@ -477,13 +477,25 @@ LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
   while (grid.size() < 3)
     grid.push_back(one);
   Value block = arith::ConstantIndexOp::create(rw, loc, threads);
+  // Clusters launch as such (cuLaunchKernelEx), so the hardware co-schedules
+  // a cluster's CTAs; each CTA's place in it is read from its block id.
+  std::optional<gpu::KernelDim3> cluster;
+  if (std::optional<ArrayRef<int64_t>> dims = kernel.getCluster();
+      dims && llvm::any_of(*dims, [](int64_t d) { return d > 1; })) {
+    SmallVector<Value, 3> c;
+    for (int64_t d : *dims)
+      c.push_back(arith::ConstantIndexOp::create(rw, loc, d));
+    while (c.size() < 3)
+      c.push_back(one);
+    cluster = gpu::KernelDim3{c[0], c[1], c[2]};
+  }
   gpu::LaunchFuncOp::create(
       rw, loc, func, gpu::KernelDim3{grid[0], grid[1], grid[2]},
       gpu::KernelDim3{block, one, one},
       dynamicSharedBytes
           ? Value(arith::ConstantIntOp::create(rw, loc, dynamicSharedBytes, 32))
           : Value(),
-      caught->arguments);
+      caught->arguments, Type(), ValueRange(), cluster);
   rw.eraseOp(kernel);
   return success();
 }
