@@ -17,11 +17,11 @@
 // PARTIAL: note: warp 3 exited here
 //
 // Half of warp 0 skips it: not the whole warp.
-// RUN: sed 's/arith.cmpi ugt, %warp, %c3/arith.cmpi ugt, %tid, %c15/' %s > %t.lanes.mlir
+// RUN: sed 's/arith.cmpi ugt, %warp, %c3/arith.cmpi ugt, %%tid, %c15/' %s > %t.lanes.mlir
 // RUN: not axe-gpu-run %t.lanes.mlir -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=LANES
-// LANES: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: wgmma is a .sync.aligned warpgroup collective: all 32 lanes of each of the 4 warps must execute it, but only lanes 0000ffff are active
+// LANES: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: wgmma is a .sync.aligned warpgroup collective: all 32 lanes of each of the 4 warps must execute it, but only lanes 0x0000ffff are active
 //
 // A descriptor whose start address lies past the shared buffers:
 // RUN: sed 's/%bump = arith.constant 0 : i64/%bump = arith.constant 4096 : i64/' %s > %t.desc.mlir
@@ -31,7 +31,7 @@
 // DESC: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 3: element (0, 0) of wgmma operand A is at shared address 65536, outside every shared buffer (descriptor 0x4000004000001000: start 65536, leading offset 0, stride offset 1024, swizzle 128)
 //
 // Threads giving different descriptors:
-// RUN: sed 's/%dA = arith.addi %descA, %bump : i64/%dA = arith.addi %descA, %tid64 : i64/' %s > %t.differ.mlir
+// RUN: sed 's/%dA = arith.addi %descA, %bump : i64/%dA = arith.addi %descA, %%tid64 : i64/' %s > %t.differ.mlir
 // RUN: not axe-gpu-run %t.differ.mlir -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=DIFFER
