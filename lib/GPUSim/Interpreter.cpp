@@ -195,6 +195,19 @@ LogicalResult Machine::run() {
     return program.func.emitError("axe-gpu-run: a CTA of ")
            << threads << " threads (1 to 1024 are possible)";
   threadsPerCta = threads;
+  // What cuLaunchKernelEx accepts: whole clusters of at most 16 CTAs (8
+  // without the non-portable opt-in, which the CUDA runtime of this project
+  // makes).
+  int64_t clusterCtas = dims.cluster[0] * dims.cluster[1] * dims.cluster[2];
+  if (clusterCtas < 1 || clusterCtas > 16)
+    return program.func.emitError("axe-gpu-run: a cluster of ")
+           << clusterCtas << " CTAs (1 to 16 are possible)";
+  for (int d = 0; d < 3; ++d)
+    if (dims.grid[d] % dims.cluster[d] != 0)
+      return program.func.emitError("axe-gpu-run: the grid's dim ")
+             << d << " (" << dims.grid[d]
+             << " CTAs) is not a multiple of the cluster's (" << dims.cluster[d]
+             << ")";
   for (int64_t z = 0; z < dims.grid[2]; ++z)
     for (int64_t y = 0; y < dims.grid[1]; ++y)
       for (int64_t x = 0; x < dims.grid[0]; ++x) {

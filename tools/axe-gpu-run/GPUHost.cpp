@@ -5,6 +5,7 @@
 //       dynamic_shared_memory_size s args(%a : memref<...>, %n : index)
 // becomes
 //   func.call @__axe_gpu_run_launch_<i>(%i, gx, gy, gz, bx, by, bz, s,
+//                                       cx, cy, cz,
 //                                       %ua, %n64)
 // with every size as i64, memrefs cast to memref<*xT> and scalars widened
 // to i64 (floats to f64 bits): a private declaration with
@@ -53,8 +54,9 @@ using namespace axe::hostjit;
 
 namespace {
 
-/// Leading launcher arguments: kernel index, grid, block, dynamic smem.
-constexpr unsigned kLaunchHeader = 8;
+/// Leading launcher arguments: kernel index, grid, block, dynamic smem,
+/// cluster.
+constexpr unsigned kLaunchHeader = 11;
 /// The first word of a descriptor builder's call: this plus its site.
 constexpr uint64_t kDescriptorTag = uint64_t(1) << 32;
 /// A descriptor builder's arguments before the box dims: tag, tensor, out.
@@ -188,6 +190,8 @@ static void launch(ArrayRef<uint64_t> words) {
     dims.block[d] = int64_t(words[4 + d]);
   }
   dims.dynamicSharedBytes = int64_t(words[7]);
+  for (int d = 0; d < 3; ++d)
+    dims.cluster[d] = int64_t(words[8 + d]);
   std::vector<ArgValue> args;
   for (auto [n, info] : llvm::enumerate(k.program->args)) {
     uint64_t w = words[kLaunchHeader + n];
@@ -348,8 +352,6 @@ static LogicalResult redirectLaunch(ModuleOp host, gpu::LaunchFuncOp op,
   if (op.getAsyncToken() || !op.getAsyncDependencies().empty())
     return op.emitError("axe-gpu-run: asynchronous launches are not "
                         "supported");
-  if (op.hasClusterSize())
-    return op.emitError("axe-gpu-run: clusters are not modelled yet");
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> operands{
@@ -363,6 +365,13 @@ static LogicalResult redirectLaunch(ModuleOp host, gpu::LaunchFuncOp op,
                            block.y,
                            block.z,
                            op.getDynamicSharedMemorySize()};
+  if (op.hasClusterSize()) {
+    gpu::KernelDim3 cluster = op.getClusterSizeOperandValues();
+    sizes.append({cluster.x, cluster.y, cluster.z});
+  } else {
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    sizes.append({one, one, one});
+  }
   for (Value v : sizes) {
     FailureOr<Value> w = asI64(b, loc, v);
     if (failed(w))

@@ -23,6 +23,10 @@ struct LaunchDims {
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t dynamicSharedBytes = 0;
+  /// CTAs per cluster. No cluster operation (DSMEM, cluster barriers,
+  /// multicast) is modelled, so a cluster changes only what the launch
+  /// accepts: CTAs still run one after another.
+  int64_t cluster[3] = {1, 1, 1};
 };
 
 /// One kernel argument as the host passes it: a memref descriptor (the

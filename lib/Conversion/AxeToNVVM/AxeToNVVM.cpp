@@ -170,6 +170,21 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
       Value in = arith::AndIOp::create(rw, loc, lo, hi);
       auto ifOp = scf::IfOp::create(rw, loc, in, /*withElseRegion=*/false);
       Block &body = p.getBody().front();
+      // A CTA barrier in a partition pairs with one in another partition:
+      // bar.sync 0 itself, not gpu.barrier, which canonicalization merges
+      // with an adjacent one (right only where all threads run the same
+      // code).
+      SmallVector<BarrierOp> barriers;
+      body.walk([&](BarrierOp b) {
+        if (b.getScope().getKind() == ScopeKind::CTA)
+          barriers.push_back(b);
+      });
+      OpBuilder::InsertionGuard guard(rw);
+      for (BarrierOp b : barriers) {
+        rw.setInsertionPoint(b);
+        NVVM::BarrierOp::create(rw, b.getLoc());
+        rw.eraseOp(b);
+      }
       Operation *yield = ifOp.getThenRegion().front().getTerminator();
       for (Operation &op :
            llvm::make_early_inc_range(body.without_terminator()))
