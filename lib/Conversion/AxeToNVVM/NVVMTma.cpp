@@ -32,9 +32,6 @@ using namespace mlir;
 namespace axe::nvvm {
 namespace {
 
-/// Spins try_wait.parity does before it gives up and tries again.
-constexpr int64_t kWaitTicks = 10000000;
-
 struct TmaPlan {
   Shape box;
   std::optional<SwizzleMode> mode;
@@ -261,51 +258,6 @@ Value hostDescriptor(RewriterBase &rw, KernelOp kernel, Value memref,
   return UnrealizedConversionCastOp::create(rw, loc, TypeRange{ptrType},
                                             ValueRange{desc})
       .getResult(0);
-}
-
-/// One mbarrier of this copy site, initialized for one arrival at the
-/// kernel's start, and the parity each thread waits for next.
-struct SiteBarrier {
-  Value group;
-  Value parity;
-};
-
-SiteBarrier createSiteBarrier(RewriterBase &rw, KernelOp kernel,
-                              const TargetCodegen &cg) {
-  OpBuilder::InsertionGuard guard(rw);
-  Location loc = kernel.getLoc();
-  MLIRContext *ctx = rw.getContext();
-  rw.setInsertionPointToStart(&kernel.getBody().front());
-  auto groupType = nvgpu::MBarrierGroupType::get(
-      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup), 1);
-  SiteBarrier s;
-  s.group = nvgpu::MBarrierCreateOp::create(rw, loc, groupType);
-  s.parity =
-      memref::AllocaOp::create(rw, loc, MemRefType::get({1}, rw.getI32Type()));
-  Value zero = indexConstant(rw, loc, 0);
-  memref::StoreOp::create(rw, loc, arith::ConstantIntOp::create(rw, loc, 0, 32),
-                          s.parity, zero);
-  Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                      cg.axisValue(rw, loc, "tx"), zero);
-  guarded(rw, loc, first, [&](OpBuilder &b) {
-    nvgpu::MBarrierInitOp::create(b, loc, s.group, indexConstant(b, loc, 1),
-                                  zero, Value());
-    NVVM::FenceMbarrierInitOp::create(b, loc, TypeRange());
-  });
-  (void)cg.barrier(rw, loc, ScopeKind::CTA);
-  return s;
-}
-
-/// Waits for the barrier's next phase and flips the parity.
-void emitPhaseWait(OpBuilder &b, Location loc, const SiteBarrier &s) {
-  Value zero = indexConstant(b, loc, 0);
-  Value parity = memref::LoadOp::create(b, loc, s.parity, zero);
-  Value bit = arith::TruncIOp::create(b, loc, b.getI1Type(), parity);
-  nvgpu::MBarrierTryWaitParityOp::create(
-      b, loc, s.group, bit, indexConstant(b, loc, kWaitTicks), zero);
-  Value next = arith::XOrIOp::create(
-      b, loc, parity, arith::ConstantIntOp::create(b, loc, 1, 32));
-  memref::StoreOp::create(b, loc, next, s.parity, zero);
 }
 
 /// The shared box as the memref TMA writes: the operand's memory from its

@@ -37,15 +37,6 @@ namespace {
 constexpr int64_t kMaxSteps = 64;
 constexpr int64_t kThreadsPerWarpgroup = 128;
 
-/// How one K-major shared operand is read: its atoms and the descriptor
-/// fields that do not move.
-struct SharedOperandPlan {
-  AtomTiling tiling;
-  int64_t elementBytes = 2;
-  /// Descriptor bits [16, 64): leading and stride byte offsets, layout.
-  uint64_t fixedBits = 0;
-};
-
 struct WgmmaPlan {
   const InstructionAtom *atom = nullptr;
   GemmProblem problem;
@@ -67,47 +58,6 @@ std::string typeName(Type t) {
 bool isWithinWarpgroup(const TargetDescription &target, StringRef axis) {
   std::optional<AxisStep> step = target.stepOfAxis(axis);
   return step && step->threadsPerStep * step->wrap <= kThreadsPerWarpgroup;
-}
-
-/// The descriptor fields of a K-major operand of `rows` x K.
-Result<SharedOperandPlan> planShared(BufferType type, StringRef name) {
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  auto tiling = tileOfSharedAtom(type.getLayout(), type.getShape(), bits);
-  if (!tiling)
-    return fail("wgmma reads " + name.str() +
-                " through a shared-memory descriptor: " + tiling.message());
-  SharedOperandPlan p;
-  p.elementBytes = bits / 8;
-  p.tiling = *tiling;
-  auto steps = tiling->steps();
-  if (!steps)
-    return fail("the atoms of " + name.str() +
-                " are not evenly spaced; a descriptor has one stride per "
-                "direction");
-  int64_t sbo = steps->first * p.elementBytes;
-  int64_t lbo = tiling->mode ? 16 : steps->second * p.elementBytes;
-  if (16 * p.elementBytes > tiling->lineBytes && tiling->mode)
-    return fail("a K step of 16 elements is wider than " + name.str() + "'s " +
-                std::to_string(tiling->lineBytes) + "-byte lines");
-  for (int64_t v : {sbo, lbo})
-    if (v < 0 || v % 16 != 0 || (v >> 4) >= (int64_t(1) << 14))
-      return fail("the atoms of " + name.str() + " are " + std::to_string(v) +
-                  " bytes apart; a descriptor holds multiples of 16 below "
-                  "256 KiB");
-  int64_t align = tiling->mode ? 8 * tiling->lineBytes : 16;
-  for (const auto &row : tiling->origins)
-    for (int64_t o : row)
-      if (o * p.elementBytes % align != 0)
-        return fail("an atom of " + name.str() + " starts " +
-                    std::to_string(o * p.elementBytes) +
-                    " bytes into its buffer; with " +
-                    swizzleName(tiling->mode) +
-                    " atoms start at multiples "
-                    "of " +
-                    std::to_string(align) + " bytes");
-  p.fixedBits = (uint64_t(lbo >> 4) << 16) | (uint64_t(sbo >> 4) << 32) |
-                (uint64_t(tiling->descriptorLayoutType()) << 62);
-  return p;
 }
 
 Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
@@ -233,10 +183,10 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
     }
     plan.tiles.push_back(o);
   }
-  auto a = planShared(ta, "A");
+  auto a = planSharedOperand(ta, "A", "wgmma", DescriptorFormat::Sm90);
   if (!a)
     return a.takeFailure();
-  auto b = planShared(tb, "B");
+  auto b = planSharedOperand(tb, "B", "wgmma", DescriptorFormat::Sm90);
   if (!b)
     return b.takeFailure();
   plan.a = std::move(*a);
@@ -257,32 +207,6 @@ ScheduleMatch matchWgmma(Operation *raw, const ScheduleContext &ctx) {
   if (!plan)
     return ScheduleMatch::decline(plan.message());
   return ScheduleMatch::accept(*plan);
-}
-
-Value i64Constant(OpBuilder &b, Location loc, uint64_t v) {
-  return arith::ConstantIntOp::create(b, loc, int64_t(v), 64);
-}
-
-/// The descriptor of `operand`'s 8-row groups from logical (row, k0).
-Value emitDescriptor(OpBuilder &b, Location loc, const GPUOperand &operand,
-                     const SharedOperandPlan &plan, Value row, Value k0) {
-  CoordValue first =
-      operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
-  Value index = operand.address(b, loc, first);
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand.memory);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.memory);
-  Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
-  Value bytes =
-      addIndex(b, loc, base, mulIndex(b, loc, element, plan.elementBytes));
-  Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
-  // Bits [0, 14): the shared address over 16.
-  Value field = arith::ShRUIOp::create(
-      b, loc,
-      arith::AndIOp::create(b, loc, address, i64Constant(b, loc, 0x3FFFF)),
-      i64Constant(b, loc, 4));
-  return arith::OrIOp::create(b, loc, field,
-                              i64Constant(b, loc, plan.fixedBits));
 }
 
 NVVM::WGMMATypes wgmmaType(Type t) {
@@ -357,12 +281,12 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
     for (auto [i, t] : llvm::enumerate(plan.tiles)) {
       Value &da = descA[t[0]];
       if (!da)
-        da = emitDescriptor(
+        da = emitMatrixDescriptor(
             rw, loc, a, plan.a,
             addIndex(rw, loc, groupBase[0], indexConstant(rw, loc, t[0])), k);
       Value &db = descB[t[1]];
       if (!db)
-        db = emitDescriptor(
+        db = emitMatrixDescriptor(
             rw, loc, bm, plan.b,
             addIndex(rw, loc, groupBase[1], indexConstant(rw, loc, t[1])), k);
       accs[i] = NVVM::WgmmaMmaAsyncOp::create(

@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -853,6 +854,57 @@ std::optional<Shape> positionOf(const Fragment &f, int64_t t, int64_t slot) {
       return p;
     }
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers of asynchronous operators
+//===----------------------------------------------------------------------===//
+
+/// Spins try_wait.parity does before it gives up and tries again.
+constexpr int64_t kWaitTicks = 10000000;
+
+SiteBarrier createSiteBarrier(RewriterBase &rw, KernelOp kernel,
+                              const TargetCodegen &cg) {
+  OpBuilder::InsertionGuard guard(rw);
+  Location loc = kernel.getLoc();
+  MLIRContext *ctx = rw.getContext();
+  rw.setInsertionPointToStart(&kernel.getBody().front());
+  auto groupType = nvgpu::MBarrierGroupType::get(
+      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup), 1);
+  SiteBarrier s;
+  s.group = nvgpu::MBarrierCreateOp::create(rw, loc, groupType);
+  s.parity =
+      memref::AllocaOp::create(rw, loc, MemRefType::get({1}, rw.getI32Type()));
+  Value zero = indexConstant(rw, loc, 0);
+  memref::StoreOp::create(rw, loc, arith::ConstantIntOp::create(rw, loc, 0, 32),
+                          s.parity, zero);
+  Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                      cg.axisValue(rw, loc, "tx"), zero);
+  guarded(rw, loc, first, [&](OpBuilder &b) {
+    nvgpu::MBarrierInitOp::create(b, loc, s.group, indexConstant(b, loc, 1),
+                                  zero, Value());
+    NVVM::FenceMbarrierInitOp::create(b, loc, TypeRange());
+  });
+  (void)cg.barrier(rw, loc, ScopeKind::CTA);
+  return s;
+}
+
+void emitPhaseWait(OpBuilder &b, Location loc, const SiteBarrier &s) {
+  Value zero = indexConstant(b, loc, 0);
+  Value parity = memref::LoadOp::create(b, loc, s.parity, zero);
+  Value bit = arith::TruncIOp::create(b, loc, b.getI1Type(), parity);
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, s.group, bit, indexConstant(b, loc, kWaitTicks), zero);
+  Value next = arith::XOrIOp::create(
+      b, loc, parity, arith::ConstantIntOp::create(b, loc, 1, 32));
+  memref::StoreOp::create(b, loc, next, s.parity, zero);
+}
+
+Value siteBarrierPointer(OpBuilder &b, Location loc, const SiteBarrier &s) {
+  Value address = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), s.group,
+                                               indexConstant(b, loc, 0));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
 }
 
 } // namespace axe::nvvm

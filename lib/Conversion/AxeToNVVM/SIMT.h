@@ -170,6 +170,22 @@ Result<Fragment> fragmentOf(const InstructionAtom &atom, llvm::StringRef name,
 /// The logical position of slot `slot` of thread `t` in a fragment.
 std::optional<Shape> positionOf(const Fragment &f, int64_t t, int64_t slot);
 
+/// One mbarrier of an asynchronous operator's site (a TMA copy, a tcgen05
+/// gemm), initialized for one arrival at the kernel's start, and the
+/// parity each thread waits for next (a private i32).
+struct SiteBarrier {
+  mlir::Value group;
+  mlir::Value parity;
+};
+SiteBarrier createSiteBarrier(mlir::RewriterBase &rw, KernelOp kernel,
+                              const TargetCodegen &cg);
+/// Waits for the barrier's next phase and flips the parity.
+void emitPhaseWait(mlir::OpBuilder &b, mlir::Location loc,
+                   const SiteBarrier &s);
+/// The barrier's shared address as !llvm.ptr<3> (tcgen05.commit's operand).
+mlir::Value siteBarrierPointer(mlir::OpBuilder &b, mlir::Location loc,
+                               const SiteBarrier &s);
+
 /// The schedules of NVVMReduce.cpp and NVVMGemmSIMT.cpp.
 void addReduceSchedules(ScheduleRegistry &r);
 void addSIMTGemmSchedules(ScheduleRegistry &r);

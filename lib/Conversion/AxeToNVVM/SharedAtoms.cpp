@@ -4,8 +4,12 @@
 
 #include "axe/Layout/SwizzleAlgebra.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 #include "llvm/Support/MathExtras.h"
 
+using namespace mlir;
 using namespace axe;
 using namespace axe::nvvm;
 
@@ -32,6 +36,20 @@ int64_t AtomTiling::descriptorLayoutType() const {
     return 2;
   case SwizzleMode::B32:
     return 3;
+  }
+  return 0;
+}
+
+int64_t AtomTiling::sm100SwizzleField() const {
+  if (!mode)
+    return 0;
+  switch (*mode) {
+  case SwizzleMode::B128:
+    return 2;
+  case SwizzleMode::B64:
+    return 4;
+  case SwizzleMode::B32:
+    return 6;
   }
   return 0;
 }
@@ -121,4 +139,81 @@ Result<AtomTiling> axe::nvvm::tileOfSharedAtom(const Layout &layout,
   return fail("the layout " + layout.str() +
               " is no tile of a shared-memory atom (" + reasons.substr(2) +
               ")");
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix descriptors
+//===----------------------------------------------------------------------===//
+
+Result<SharedOperandPlan>
+axe::nvvm::planSharedOperand(BufferType type, llvm::StringRef name,
+                             llvm::StringRef instr, DescriptorFormat format) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  auto tiling = tileOfSharedAtom(type.getLayout(), type.getShape(), bits);
+  if (!tiling)
+    return fail(instr.str() + " reads " + name.str() +
+                " through a shared-memory descriptor: " + tiling.message());
+  SharedOperandPlan p;
+  p.elementBytes = bits / 8;
+  p.tiling = *tiling;
+  auto steps = tiling->steps();
+  if (!steps)
+    return fail("the atoms of " + name.str() +
+                " are not evenly spaced; a descriptor has one stride per "
+                "direction");
+  int64_t sbo = steps->first * p.elementBytes;
+  int64_t lbo = tiling->mode ? 16 : steps->second * p.elementBytes;
+  if (16 * p.elementBytes > tiling->lineBytes && tiling->mode)
+    return fail("a K step of 16 elements is wider than " + name.str() + "'s " +
+                std::to_string(tiling->lineBytes) + "-byte lines");
+  for (int64_t v : {sbo, lbo})
+    if (v < 0 || v % 16 != 0 || (v >> 4) >= (int64_t(1) << 14))
+      return fail("the atoms of " + name.str() + " are " + std::to_string(v) +
+                  " bytes apart; a descriptor holds multiples of 16 below "
+                  "256 KiB");
+  int64_t align = tiling->mode ? 8 * tiling->lineBytes : 16;
+  for (const auto &row : tiling->origins)
+    for (int64_t o : row)
+      if (o * p.elementBytes % align != 0)
+        return fail("an atom of " + name.str() + " starts " +
+                    std::to_string(o * p.elementBytes) +
+                    " bytes into its buffer; with " +
+                    swizzleName(tiling->mode) +
+                    " atoms start at multiples "
+                    "of " +
+                    std::to_string(align) + " bytes");
+  p.fixedBits = (uint64_t(lbo >> 4) << 16) | (uint64_t(sbo >> 4) << 32);
+  if (format == DescriptorFormat::Sm90)
+    p.fixedBits |= uint64_t(tiling->descriptorLayoutType()) << 62;
+  else
+    p.fixedBits |=
+        (uint64_t(1) << 46) | (uint64_t(tiling->sm100SwizzleField()) << 61);
+  return p;
+}
+
+static Value i64Constant(OpBuilder &b, Location loc, uint64_t v) {
+  return arith::ConstantIntOp::create(b, loc, int64_t(v), 64);
+}
+
+Value axe::nvvm::emitMatrixDescriptor(OpBuilder &b, Location loc,
+                                      const GPUOperand &operand,
+                                      const SharedOperandPlan &plan, Value row,
+                                      Value k0) {
+  CoordValue first =
+      operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
+  Value index = operand.address(b, loc, first);
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand.memory);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.memory);
+  Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
+  Value bytes =
+      addIndex(b, loc, base, mulIndex(b, loc, element, plan.elementBytes));
+  Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
+  // Bits [0, 14): the shared address over 16.
+  Value field = arith::ShRUIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, address, i64Constant(b, loc, 0x3FFFF)),
+      i64Constant(b, loc, 4));
+  return arith::OrIOp::create(b, loc, field,
+                              i64Constant(b, loc, plan.fixedBits));
 }

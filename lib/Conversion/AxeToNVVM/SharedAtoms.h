@@ -12,6 +12,9 @@
 #ifndef AXE_LIB_CONVERSION_AXETONVVM_SHAREDATOMS_H
 #define AXE_LIB_CONVERSION_AXETONVVM_SHAREDATOMS_H
 
+#include "NVVMCodegen.h"
+
+#include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Layout/HardwareLayouts.h"
 #include "axe/Layout/Swizzle.h"
 
@@ -38,6 +41,8 @@ struct AtomTiling {
   /// The wgmma / tcgen05 descriptor's layout field: 0 none, 1 128B, 2 64B,
   /// 3 32B.
   int64_t descriptorLayoutType() const;
+  /// tcgen05's swizzle field: 0 none, 2 128B, 4 64B, 6 32B.
+  int64_t sm100SwizzleField() const;
 };
 
 /// The atom `layout` (admitting `shape`, 2-D) repeats, trying the swizzled
@@ -48,6 +53,32 @@ Result<AtomTiling> tileOfSharedAtom(const Layout &layout,
                                     unsigned elementBits);
 
 std::string swizzleName(const std::optional<SwizzleMode> &mode);
+
+/// The two matrix-descriptor formats: wgmma's (sm_90) and tcgen05's
+/// (sm_100: a version field, and the swizzle in bits [61, 64)).
+enum class DescriptorFormat { Sm90, Sm100 };
+
+/// How one K-major shared operand is read through matrix descriptors: its
+/// atoms and the descriptor bits that do not move with the start address.
+struct SharedOperandPlan {
+  AtomTiling tiling;
+  int64_t elementBytes = 2;
+  uint64_t fixedBits = 0;
+};
+
+/// The plan of a K-major (rows x K) shared operand `name` of instruction
+/// `instr`, or why its layout has no descriptor.
+Result<SharedOperandPlan> planSharedOperand(BufferType type,
+                                            llvm::StringRef name,
+                                            llvm::StringRef instr,
+                                            DescriptorFormat format);
+
+/// The descriptor of `operand`'s 8-row groups from logical (row, k0): the
+/// start address of that element, unswizzled, over 16, with the fixed bits.
+mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
+                                 const GPUOperand &operand,
+                                 const SharedOperandPlan &plan, mlir::Value row,
+                                 mlir::Value k0);
 
 } // namespace axe::nvvm
 
