@@ -80,6 +80,7 @@ private:
   LogicalResult llvmOp(Operation *op);
   LogicalResult rawNvvmOp(Operation *op);
   LogicalResult hopperOp(Operation *op);
+  LogicalResult blackwellOp(Operation *op);
   FailureOr<int64_t> sharedBuffer(memref::GetGlobalOp op);
   void spec(Inst &i, OpFoldResult r, Operation *op);
   FailureOr<BufferDecl> staticBuffer(MemRefType t, Operation *where);
@@ -1382,6 +1383,11 @@ LogicalResult Decoder::op(Operation *o) {
           NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
           NVVM::SetMaxRegisterOp>(o))
     return hopperOp(o);
+  if (isa<NVVM::Tcgen05AllocOp, NVVM::Tcgen05DeallocOp,
+          NVVM::Tcgen05RelinquishAllocPermitOp, NVVM::Tcgen05MMAOp,
+          NVVM::Tcgen05CommitOp, NVVM::Tcgen05LdOp, NVVM::Tcgen05StOp,
+          NVVM::Tcgen05WaitOp, NVVM::Tcgen05FenceOp>(o))
+    return blackwellOp(o);
   if (isa<LLVM::LLVMDialect>(o->getDialect()))
     return llvmOp(o);
   if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
@@ -1717,6 +1723,127 @@ LogicalResult Decoder::hopperOp(Operation *o) {
            w.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0,
            scale(w.getScaleA()),
            scale(w.getScaleB())};
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// sm_100: tcgen05
+//===----------------------------------------------------------------------===//
+
+LogicalResult Decoder::blackwellOp(Operation *o) {
+  if (isa<NVVM::Tcgen05WaitOp, NVVM::Tcgen05FenceOp>(o)) {
+    // tcgen05 results are written at issue and every access is immediately
+    // visible: waits and fences order nothing more.
+    emit(Opc::Nop, o);
+    return success();
+  }
+  auto cta1 = [&](NVVM::CTAGroupKind g) -> LogicalResult {
+    if (g != NVVM::CTAGroupKind::CTA_1)
+      return o->emitError("axe-gpu-run: tcgen05 with cta_group::2 (CTA "
+                          "pairs) is not modelled");
+    return success();
+  };
+  auto sharedPointer = [&](Value v, StringRef what) -> LogicalResult {
+    if (addressSpace(v.getType()) != 3)
+      return o->emitError("axe-gpu-run: ")
+             << what << " takes a shared-memory pointer (!llvm.ptr<3>) here";
+    return success();
+  };
+  auto tcgen05 = [&](Tcgen05Op k) -> Inst & {
+    Inst &i = emit(Opc::Tcgen05, o);
+    i.sub = uint8_t(k);
+    return i;
+  };
+  if (auto a = dyn_cast<NVVM::Tcgen05AllocOp>(o)) {
+    if (failed(cta1(a.getGroup())) ||
+        failed(sharedPointer(a.getAddr(), "tcgen05.alloc")))
+      return failure();
+    tcgen05(Tcgen05Op::Alloc).in = {in(a.getAddr()), in(a.getNCols())};
+    return success();
+  }
+  if (auto d = dyn_cast<NVVM::Tcgen05DeallocOp>(o)) {
+    if (failed(cta1(d.getGroup())))
+      return failure();
+    tcgen05(Tcgen05Op::Dealloc).in = {in(d.getTaddr()), in(d.getNCols())};
+    return success();
+  }
+  if (auto r = dyn_cast<NVVM::Tcgen05RelinquishAllocPermitOp>(o)) {
+    if (failed(cta1(r.getGroup())))
+      return failure();
+    tcgen05(Tcgen05Op::Relinquish);
+    return success();
+  }
+  if (auto c = dyn_cast<NVVM::Tcgen05CommitOp>(o)) {
+    if (failed(cta1(c.getGroup())) ||
+        failed(sharedPointer(c.getAddr(), "tcgen05.commit")))
+      return failure();
+    if (c.getMulticastMask())
+      return o->emitError("axe-gpu-run: tcgen05.commit with a multicast "
+                          "mask (clusters) is not modelled");
+    // imm: operand count, 1 (a raw mbarrier address, as mbarrierKey reads).
+    Inst &i = tcgen05(Tcgen05Op::Commit);
+    i.in = {in(c.getAddr())};
+    i.imm = {1, 1};
+    return success();
+  }
+  if (auto m = dyn_cast<NVVM::Tcgen05MMAOp>(o)) {
+    if (failed(cta1(m.getCtaGroup())))
+      return failure();
+    if (m.getKind() != NVVM::Tcgen05MMAKind::F16)
+      return o->emitError("axe-gpu-run: tcgen05.mma of kind::")
+             << NVVM::stringifyTcgen05MMAKind(m.getKind())
+             << " is not modelled (kind::f16 is)";
+    if (!isa<IntegerType>(m.getMatrixA().getType()))
+      return o->emitError("axe-gpu-run: tcgen05.mma with A in tensor memory "
+                          "is not modelled (A through a shared-memory "
+                          "descriptor is)");
+    if (m.getScaleInputD() || m.getDisableOutputLane() || m.getAShift() ||
+        m.getCollectorOp() != NVVM::Tcgen05MMACollectorOp::DISCARD)
+      return o->emitError("axe-gpu-run: tcgen05.mma with scale-input-d, "
+                          "disable-output-lane, ashift or a collector "
+                          "operation is not modelled");
+    Inst &i = tcgen05(Tcgen05Op::Mma);
+    i.in = {in(m.getMatrixD()), in(m.getMatrixA()), in(m.getMatrixB()),
+            in(m.getIdesc()), in(m.getEnableInputD())};
+    return success();
+  }
+  bool isLoad = isa<NVVM::Tcgen05LdOp>(o);
+  NVVM::Tcgen05LdStShape shape = isLoad ? cast<NVVM::Tcgen05LdOp>(o).getShape()
+                                        : cast<NVVM::Tcgen05StOp>(o).getShape();
+  bool packed = isLoad ? cast<NVVM::Tcgen05LdOp>(o).getPack()
+                       : cast<NVVM::Tcgen05StOp>(o).getUnpack();
+  if (shape != NVVM::Tcgen05LdStShape::SHAPE_32X32B)
+    return o->emitError("axe-gpu-run: tcgen05.")
+           << (isLoad ? "ld" : "st") << " of shape "
+           << NVVM::stringifyTcgen05LdStShape(shape)
+           << " is not modelled (shape_32x32b is)";
+  if (packed)
+    return o->emitError("axe-gpu-run: tcgen05.ld .pack / tcgen05.st "
+                        ".unpack is not modelled");
+  Value value = isLoad ? cast<NVVM::Tcgen05LdOp>(o).getRes()
+                       : cast<NVVM::Tcgen05StOp>(o).getVal();
+  FailureOr<ElementInfo> e = info(value.getType(), o);
+  if (failed(e))
+    return failure();
+  if (!((e->kind == Kind::Int && e->bits == 32) || e->kind == Kind::F32))
+    return o->emitError("axe-gpu-run: tcgen05.ld/st of 32-bit elements "
+                        "only is modelled");
+  uint32_t out = 0;
+  if (isLoad) {
+    FailureOr<Slot> s = define(value, o);
+    if (failed(s))
+      return failure();
+    out = s->base;
+  }
+  Inst &i = tcgen05(isLoad ? Tcgen05Op::Ld : Tcgen05Op::St);
+  setType(i, *e);
+  Value addr = isLoad ? cast<NVVM::Tcgen05LdOp>(o).getTmemAddr()
+                      : cast<NVVM::Tcgen05StOp>(o).getTmemAddr();
+  i.in = {in(addr)};
+  if (isLoad)
+    i.out = {out};
+  else
+    i.in.push_back(in(value));
   return success();
 }
 

@@ -179,6 +179,44 @@ static double wgmmaOperand(Kind k, uint16_t w) {
   return k == Kind::BF16 ? bf16ToFloat(w) : halfToFloat(w);
 }
 
+/// Reads `rows` x `k` elements of a K-major operand of `op` (wgmma,
+/// tcgen05.mma) from shared memory through its descriptor, as doubles, row
+/// by row into `out`. False (after a diagnostic for `lane`, -1: the warp)
+/// when an element lies outside every shared buffer or its bytes are not
+/// readable.
+bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
+                                const char *which, const MatrixDescriptor &d,
+                                uint64_t desc, int rows, int k, Kind kind,
+                                std::vector<double> &out) {
+  out.assign(size_t(rows) * k, 0.0);
+  for (int r = 0; r < rows; ++r)
+    for (int kk = 0; kk < k; ++kk) {
+      int64_t address = wgmmaKMajorAddress(d, r, kk, 2);
+      Buffer *buf = nullptr;
+      for (Buffer &x : buffers)
+        if (x.space == Space::Shared && address >= x.sharedBase + x.lo &&
+            address + 2 <= x.sharedBase + x.hi)
+          buf = &x;
+      if (!buf) {
+        fail(i, lane,
+             llvm::formatv("element ({0}, {1}) of {2} operand {3} is at "
+                           "shared address {4}, outside every shared buffer "
+                           "(descriptor {5:x}: start {6}, leading offset {7}, "
+                           "stride offset {8}, swizzle {9})",
+                           r, kk, op, which, address, desc, d.start, d.leading,
+                           d.stride, d.swizzle));
+        return false;
+      }
+      int64_t byte = address - buf->sharedBase;
+      if (!checkBytes(i, lane < 0 ? 0 : lane, *buf, byte, 2, true))
+        return false;
+      uint16_t v;
+      std::memcpy(&v, buf->data + byte, 2);
+      out[size_t(r) * k + kk] = wgmmaOperand(kind, v);
+    }
+  return true;
+}
+
 void Machine::computeWgmma(const Inst &i, unsigned group) {
   // imm: m, n, k, input kind, scale-d (0: zero), scale-a, scale-b (-1
   // negates).
@@ -209,36 +247,10 @@ void Machine::computeWgmma(const Inst &i, unsigned group) {
   if (da.baseOffset || db.baseOffset)
     return fail(i, -1, "wgmma descriptors with a base offset are not modelled");
   // Operands, K-major, from shared memory.
-  std::vector<double> a(size_t(m) * k), b(size_t(n) * k);
-  auto readOperand = [&](const MatrixDescriptor &d, uint64_t desc, int rows,
-                         std::vector<double> &out, const char *which) {
-    for (int r = 0; r < rows && !failed; ++r)
-      for (int kk = 0; kk < k && !failed; ++kk) {
-        int64_t address = wgmmaKMajorAddress(d, r, kk, 2);
-        Buffer *buf = nullptr;
-        for (Buffer &x : buffers)
-          if (x.space == Space::Shared && address >= x.sharedBase + x.lo &&
-              address + 2 <= x.sharedBase + x.hi)
-            buf = &x;
-        if (!buf)
-          return fail(i, -1,
-                      llvm::formatv("element ({0}, {1}) of wgmma operand {2} "
-                                    "is at shared address {3}, outside every "
-                                    "shared buffer (descriptor {4:x}: start "
-                                    "{5}, leading offset {6}, stride offset "
-                                    "{7}, swizzle {8})",
-                                    r, kk, which, address, desc, d.start,
-                                    d.leading, d.stride, d.swizzle));
-        int64_t byte = address - buf->sharedBase;
-        if (!checkBytes(i, 0, *buf, byte, 2, true))
-          return;
-        uint16_t v;
-        std::memcpy(&v, buf->data + byte, 2);
-        out[size_t(r) * k + kk] = wgmmaOperand(inKind, v);
-      }
-  };
-  readOperand(da, descA, m, a, "A");
-  readOperand(db, descB, n, b, "B");
+  std::vector<double> a, b;
+  if (!readKMajorOperand(i, -1, "wgmma", "A", da, descA, m, k, inKind, a) ||
+      !readKMajorOperand(i, -1, "wgmma", "B", db, descB, n, k, inKind, b))
+    return;
   if (failed)
     return;
   SiteStats &s = stats.sites[indexOf(i)];

@@ -250,6 +250,10 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
     buffers[dynamicShared].shadow.assign(buffers[dynamicShared].hi, Shadow());
   epoch = 1;
   mbarriers.clear();
+  tmem.clear();
+  tmemAllocator.reset();
+  tmemAllocSites.clear();
+  tmemRelinquished = false;
   unsigned numWarps = (threadsPerCta + 31) / 32;
   warps.resize(numWarps);
   for (unsigned w = 0; w < numWarps; ++w)
@@ -275,8 +279,11 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
         }))
       continue;
     if (llvm::all_of(warps,
-                     [](const Warp &w) { return w.state == Warp::Exited; }))
+                     [](const Warp &w) { return w.state == Warp::Exited; })) {
+      if (!checkTmemReleased())
+        return failure();
       break;
+    }
     if (!releaseBarriers())
       return reportDeadlock();
     ++epoch;
@@ -640,6 +647,8 @@ void Machine::step(const Inst &i) {
   case Opc::WgmmaCommit:
   case Opc::WgmmaWait:
     return execWgmmaGroup(i);
+  case Opc::Tcgen05:
+    return execTcgen05(i);
   default:
     fail(i, -1, "internal: unexpected instruction");
   }

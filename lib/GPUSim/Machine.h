@@ -5,13 +5,15 @@
 // instruction handlers are Machine members, split over files by concern:
 // Interpreter.cpp (scheduler, control flow, memory), Elementwise.cpp
 // (arith, math, vector), WarpOps.cpp (gpu, nvvm, nvgpu warp collectives and
-// async copies), HopperOps.cpp (TMA loads, wgmma).
+// async copies), HopperOps.cpp (TMA loads, wgmma), BlackwellOps.cpp
+// (tcgen05 and tensor memory).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AXE_LIB_GPUSIM_MACHINE_H
 #define AXE_LIB_GPUSIM_MACHINE_H
 
+#include "axe/GPUSim/Blackwell.h"
 #include "axe/GPUSim/Interpreter.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -192,6 +194,18 @@ public:
   bool execWgmma(const Inst &i, Warp &w, int32_t pc);
   void computeWgmma(const Inst &i, unsigned group);
   void execWgmmaGroup(const Inst &i);
+  bool readKMajorOperand(const Inst &i, int lane, const char *op,
+                         const char *which, const MatrixDescriptor &d,
+                         uint64_t desc, int rows, int k, Kind kind,
+                         std::vector<double> &out);
+
+  // BlackwellOps.cpp (sm_100: tcgen05, tensor memory)
+  void execTcgen05(const Inst &i);
+  void execTcgen05Alloc(const Inst &i);
+  void execTcgen05Dealloc(const Inst &i);
+  void execTcgen05Mma(const Inst &i);
+  void execTcgen05LdSt(const Inst &i, bool isLoad);
+  bool checkTmemReleased();
 
   /// Reports an error at `i` for `lane` (-1: the whole warp) and stops.
   void fail(const Inst &i, int lane, const llvm::Twine &message);
@@ -220,6 +234,14 @@ public:
   int64_t threadsPerCta = 0;
   uint32_t epoch = 1;
   std::map<std::pair<uint32_t, int64_t>, MBarrierState> mbarriers;
+  /// The CTA's tensor memory (kTmemLanes x kTmemColumns cells, made at the
+  /// first tcgen05.alloc), its allocated columns, the tcgen05.alloc that
+  /// made each (instruction, warp) and whether the CTA relinquished its
+  /// permit to allocate.
+  std::vector<uint32_t> tmem;
+  TmemAllocator tmemAllocator;
+  std::map<unsigned, std::pair<size_t, unsigned>> tmemAllocSites; // by column
+  bool tmemRelinquished = false;
 
   // The running warp.
   Warp *cur = nullptr;

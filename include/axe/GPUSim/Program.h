@@ -88,6 +88,8 @@ enum class Opc : uint8_t {
   Wgmma,
   WgmmaCommit,
   WgmmaWait,
+  // sm_100: tcgen05 (Inst::sub is a Tcgen05Op).
+  Tcgen05,
 };
 
 /// Sub-operations (Inst::sub).
@@ -215,6 +217,16 @@ enum class MBarrierOp : uint8_t {
   TestWait,
   TryWaitParity,
   Get
+};
+
+enum class Tcgen05Op : uint8_t {
+  Alloc,
+  Dealloc,
+  Relinquish,
+  Mma,
+  Commit,
+  Ld,
+  St
 };
 
 /// One instruction. `in` and `out` are register-file bases of operands and
