@@ -126,7 +126,7 @@ LogicalResult checkDispatched(KernelOp kernel) {
     }
     if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp,
             WarpSpecializeOp, PartitionOp>(op) ||
-        isBufferCast(op) || isTokenPlaceholder(op))
+        isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
         !isa<KernelOp>(op)) {
@@ -341,6 +341,99 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
   return placed;
 }
 
+/// The TMEM of the kernel's tmem buffers: one allocation by warp 0 at the
+/// start (its address written to a shared slot, read by every thread after
+/// a barrier), each buffer at a column offset in it, freed by warp 0 after
+/// a barrier at the end. Maps each tmem axe.alloc to its i32 address.
+FailureOr<DenseMap<Operation *, Value>>
+placeTmemBuffers(gpu::GPUFuncOp func, const TargetCodegen &cg,
+                 RewriterBase &rw) {
+  SmallVector<std::pair<AllocOp, int64_t>> buffers;
+  int64_t columns = 0;
+  WalkResult walk = func.walk([&](AllocOp alloc) {
+    auto type = cast<BufferType>(alloc.getType());
+    if (type.getMemorySpace() != MemorySpace::TMem)
+      return WalkResult::advance();
+    auto cols = nvvm::tmemColumns(type);
+    if (!cols) {
+      alloc.emitError("nvvm: ") << cols.message();
+      return WalkResult::interrupt();
+    }
+    buffers.push_back({alloc, columns});
+    columns += *cols;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  DenseMap<Operation *, Value> placed;
+  if (buffers.empty())
+    return placed;
+  if (!cg.target().hasFeature("tmem"))
+    return buffers.front().first.emitError("nvvm: ")
+           << cg.target().name << " has no tensor memory";
+  // tcgen05.alloc takes a power of 2 from 32 to 512 columns.
+  int64_t allocated = std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
+  if (allocated > 512)
+    return buffers.front().first.emitError("nvvm: the kernel's tmem buffers "
+                                           "need ")
+           << columns << " TMEM columns; a CTA has 512";
+  Location loc = func.getLoc();
+  MLIRContext *ctx = rw.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value slot = func.addWorkgroupAttribution(
+      MemRefType::get({1}, rw.getI32Type(), MemRefLayoutAttrInterface(), space),
+      loc);
+  func.setWorkgroupAttributionAttr(
+      func.getNumWorkgroupAttributions() - 1,
+      rw.getStringAttr(LLVM::LLVMDialect::getAlignAttrName()),
+      rw.getI64IntegerAttr(16));
+  Block &entry = func.getBody().front();
+  rw.setInsertionPointToStart(&entry);
+  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+  Value count = arith::ConstantIntOp::create(rw, loc, allocated, 32);
+  Value firstWarp = arith::CmpIOp::create(
+      rw, loc, arith::CmpIPredicate::eq, cg.axisValue(rw, loc, "warpid"), zero);
+  Value slotAddress = arith::IndexCastOp::create(
+      rw, loc, rw.getI32Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, slot));
+  Value slotPointer = LLVM::IntToPtrOp::create(
+      rw, loc, LLVM::LLVMPointerType::get(ctx, 3), slotAddress);
+  auto inFirstWarp = [&](function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(rw, loc, firstWarp, false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    body();
+  };
+  auto sync = [&]() {
+    NVVM::Tcgen05FenceOp::create(rw, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    gpu::BarrierOp::create(rw, loc);
+    NVVM::Tcgen05FenceOp::create(rw, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  };
+  inFirstWarp([&] {
+    NVVM::Tcgen05AllocOp::create(rw, loc, slotPointer, count);
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(rw, loc);
+  });
+  sync();
+  Value base = memref::LoadOp::create(rw, loc, slot, zero);
+  for (auto [alloc, column] : buffers)
+    placed[alloc] = column == 0
+                        ? base
+                        : arith::AddIOp::create(
+                              rw, loc, base,
+                              arith::ConstantIntOp::create(rw, loc, column, 32))
+                              .getResult();
+  rw.setInsertionPoint(entry.getTerminator());
+  sync();
+  inFirstWarp([&] {
+    Value tmem = LLVM::IntToPtrOp::create(
+        rw, loc, LLVM::LLVMPointerType::get(ctx, 6), base);
+    NVVM::Tcgen05DeallocOp::create(rw, loc, tmem, count);
+  });
+  return placed;
+}
+
 LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
                         RewriterBase &rw, int64_t &dynamicSharedBytes) {
   Block &entry = func.getBody().front();
@@ -359,6 +452,10 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
     return failure();
   DenseMap<Operation *, Value> sharedPlaces =
       placeSharedBuffers(func, rw, dynamicSharedBytes);
+  FailureOr<DenseMap<Operation *, Value>> tmemPlaces =
+      placeTmemBuffers(func, cg, rw);
+  if (failed(tmemPlaces))
+    return failure();
   DenseMap<Value, Value> memory;
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });
@@ -382,6 +479,10 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
         return alloc.emitError("nvvm: ") << storage.message();
       Value mem;
       auto staticType = MemRefType::get({storage->size}, type.getElementType());
+      if (type.getMemorySpace() == MemorySpace::TMem) {
+        memory[alloc.getResult()] = tmemPlaces->lookup(alloc);
+        continue;
+      }
       if (type.getMemorySpace() == MemorySpace::Shared) {
         mem = sharedPlaces.lookup(alloc);
       } else if (type.getMemorySpace() == MemorySpace::Reg) {
@@ -404,7 +505,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
     } else if (auto view = dyn_cast<ViewOp>(op)) {
       rw.setInsertionPoint(view);
       memory[view.getResult()] = lowerView(view, rw);
-    } else if (isBufferCast(op)) {
+    } else if (isBufferCast(op) || nvvm::isTmemCast(op)) {
       auto it = memory.find(op->getOperand(0));
       if (it == memory.end())
         return op->emitError("nvvm: a buffer cast of something that is not "
@@ -566,6 +667,7 @@ void registerNVVMBackend() {
     nvvm::addMmaSchedules(registry);
     nvvm::addTmaSchedules(registry);
     nvvm::addWgmmaSchedules(registry);
+    nvvm::addTcgen05Schedules(registry);
   };
   backend.dependentDialects = [](DialectRegistry &registry) {
     registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,

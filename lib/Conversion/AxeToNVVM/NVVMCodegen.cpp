@@ -205,6 +205,44 @@ void GPUOperand::write(OpBuilder &b, Location loc, ValueRange indices,
       });
 }
 
+Result<int64_t> tmemColumns(BufferType type) {
+  auto reach = axisReach(type.getLayout());
+  if (!reach)
+    return reach.takeFailure();
+  int64_t lanes = 1, cells = 1;
+  for (const auto &[axis, r] : *reach) {
+    if (r.lo < 0)
+      return fail("the tmem buffer reaches below 0 on '" + axis + "'");
+    if (axis == "TLane")
+      lanes = r.hi + 1;
+    else if (axis == "TCol")
+      cells = r.hi + 1;
+    else if (axis != kDefaultAxis || r.hi != 0)
+      return fail("a tmem buffer lives on TLane and TCol; its layout uses '" +
+                  axis + "'");
+  }
+  if (lanes > 128)
+    return fail("the tmem buffer reaches lane " + std::to_string(lanes - 1) +
+                "; TMEM has 128");
+  // TCol counts elements; a 32-bit cell holds 32 / bits of them.
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return (cells * bits + 31) / 32;
+}
+
+Value tmemAddressOf(OpBuilder &b, Location loc, Value root) {
+  return UnrealizedConversionCastOp::create(b, loc, b.getI32Type(), root)
+      .getResult(0);
+}
+
+bool isTmemCast(Operation *op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  if (!cast || cast->getNumOperands() != 1 || cast->getNumResults() != 1)
+    return false;
+  auto type = dyn_cast<BufferType>(cast->getOperand(0).getType());
+  return type && type.getMemorySpace() == MemorySpace::TMem &&
+         cast->getResult(0).getType().isInteger(32);
+}
+
 Result<bool> checkGPUOperand(Value buffer) {
   auto chain = walkBufferChain(buffer);
   if (!chain)

@@ -91,6 +91,17 @@ struct GPUOperand {
              mlir::Value value) const;
 };
 
+/// The TMEM columns (32-bit cells) a tmem buffer of `type` spans from
+/// column 0, or why it does not fit TMEM's 128 lanes.
+Result<int64_t> tmemColumns(BufferType type);
+
+/// The i32 TMEM address (lane << 16 | column) of the first cell of the tmem
+/// buffer `root` (an axe.alloc): an unrealized cast convert-axe-to-nvvm
+/// resolves to the CTA's allocation.
+mlir::Value tmemAddressOf(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value root);
+bool isTmemCast(mlir::Operation *op);
+
 /// Why `buffer` has no nvvm operand (a memory space or axis the GPU lacks),
 /// or true.
 Result<bool> checkGPUOperand(mlir::Value buffer);

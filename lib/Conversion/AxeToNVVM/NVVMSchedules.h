@@ -20,6 +20,9 @@ void addTmaSchedules(ScheduleRegistry &registry);
 /// The warpgroup GEMM on wgmma.mma_async descriptors (NVVMWgmma.cpp).
 void addWgmmaSchedules(ScheduleRegistry &registry);
 
+/// tcgen05.mma into tmem, and tmem moves by tcgen05.ld/st (NVVMTcgen05.cpp).
+void addTcgen05Schedules(ScheduleRegistry &registry);
+
 } // namespace axe::nvvm
 
 #endif // AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
