@@ -254,6 +254,9 @@ Result<bool> checkGPUOperand(Value buffer) {
   case MemorySpace::Shared:
   case MemorySpace::Reg:
     break;
+  case MemorySpace::TMem:
+    return fail("tensor memory is read and written by the tcgen05 "
+                "schedules only (tcgen05, tcgen05.ld, tcgen05.st)");
   default:
     return fail("memory space '" +
                 stringifyMemorySpace(type.getMemorySpace()).str() +

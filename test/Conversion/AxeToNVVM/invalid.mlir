@@ -53,7 +53,8 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 
 // -----
 
-// Tensor memory exists on sm_100a, but nothing lowers it yet.
+// Tensor memory is moved by warpgroups (tcgen05.st.32x32b, each warp on its
+// quarter of the lanes); the SIMT fill does not address it.
 !tm = !axe.buffer<128x32xf32, #axe.layout<S[(128, 32) : (1@TLane, 1@TCol)]>, tmem>
 module attributes {axe.target = #axe.target<"sm_100a">} {
   func.func @tensor_memory() {
@@ -61,7 +62,8 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     axe.kernel grid [1] threads 128 {
       %t = axe.alloc : !tm
       // expected-error @below {{no schedule for axe.fill on target sm_100a}}
-      // expected-note @below {{memory space 'tmem' has no nvvm lowering yet (global, shared and reg do)}}
+      // expected-note @below {{schedule 'tcgen05.st' (priority 30) declined: tcgen05.ld/st move a warpgroup's 128 lanes; the scope is cta}}
+      // expected-note @below {{tensor memory is read and written by the tcgen05 schedules only (tcgen05, tcgen05.ld, tcgen05.st)}}
       axe.fill %t, %zero at cta : !tm
     }
     return
@@ -208,6 +210,44 @@ module attributes {axe.target = #axe.target<"sm_90">} {
       %c = axe.alloc : !c
       // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma accumulates in registers; C is in memory}}
       axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b} : !a, !a into !c
+    }
+    return
+  }
+}
+
+// -----
+
+// tcgen05.mma writes its accumulator as data path D: row i on lane i, one
+// column per element.
+!a = !axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared>
+!b = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+!t = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (1@TLane, 2@TCol)]>, tmem>
+module attributes {axe.target = #axe.target<"sm_100a">} {
+  func.func @tcgen05_not_datapath_d() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !b
+      %t = axe.alloc : !t
+      // expected-error @below {{forced schedule 'tcgen05' declined axe.gemm on target sm_100a: tcgen05 data path D places row i on lane i, S[(128, 64) : (1@TLane, 1@TCol)]; the tmem buffer's layout is S[(128, 64) : (1@TLane, 2@TCol)]}}
+      axe.gemm %a, %b into %t at warpgroup {schedule = "tcgen05", transpose_b} : !a, !b into !t
+    }
+    return
+  }
+}
+
+// -----
+
+// tcgen05.ld.32x32b gives each thread one row; a layout with a warp's rows
+// in registers and its columns over lanes is declined.
+!t = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (1@TLane, 1@TCol)]>, tmem>
+!q = !axe.buffer<128x64xf32, #axe.layout<S[(4, 32, 2, 32) : (1@wid_in_wg, 2, 1, 1@laneid)]>, reg>
+module attributes {axe.target = #axe.target<"sm_100a">} {
+  func.func @tcgen05_ld_not_rows() {
+    axe.kernel grid [1] threads 128 {
+      %t = axe.alloc : !t
+      %q = axe.alloc : !q
+      // expected-error @below {{forced schedule 'tcgen05.ld' declined axe.copy on target sm_100a: tcgen05.ld.32x32b gives thread t of the warpgroup row t, one column per register}}
+      axe.copy %t to %q at warpgroup {schedule = "tcgen05.ld"} : !t to !q
     }
     return
   }
