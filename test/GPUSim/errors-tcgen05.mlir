@@ -19,7 +19,7 @@
 // RUN: not axe-gpu-run %t.leak.mlir -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=LEAK
-// LEAK: [[@LINE+90]]:9: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: the CTA exits with 32 TMEM column(s) still allocated: 32 at TMEM address 0x00000000 by this tcgen05.alloc, not freed by tcgen05.dealloc
+// LEAK: [[@LINE+99]]:9: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: the CTA exits with 32 TMEM column(s) still allocated: 32 at TMEM address 0x00000000 by this tcgen05.alloc, not freed by tcgen05.dealloc
 //
 // tcgen05.ld of columns 16..47 of a 32-column allocation:
 // RUN: sed 's/%lcol = arith.constant 0 : i32/%lcol = arith.constant 16 : i32/' %s > %t.ldout.mlir
@@ -76,6 +76,15 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=AGAIN
 // AGAIN: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: tcgen05.alloc after the CTA relinquished its permit to allocate (tcgen05.relinquish_alloc_permit)
+//
+// Two allocations of 512 columns (without relinquishing): no room left.
+// RUN: sed -e 's/%again = arith.constant false/%again = arith.constant true/' \
+// RUN:   -e 's/nvvm.tcgen05.relinquish_alloc_permit//' \
+// RUN:   -e 's/%ncols = arith.constant 32 : i32/%ncols = arith.constant 512 : i32/' %s > %t.full.mlir
+// RUN: not axe-gpu-run %t.full.mlir -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   2>&1 | FileCheck %s --check-prefix=FULL
+// FULL: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 0: tcgen05.alloc of 512 columns: 512 of the 512 TMEM columns are allocated and no 512-aligned range of 512 is free (it would wait forever)
 //
 // Other tcgen05.ld shapes are not modelled:
 // RUN: sed 's/shape_32x32b>} : vector<32xi32>/shape_16x64b>} : vector<32xi32>/' %s > %t.shape.mlir
