@@ -146,6 +146,28 @@ Value lowerView(ViewOp view, RewriterBase &rw) {
                       storage.size, nvvm::getFlatMemRefType(view.getType()));
 }
 
+/// setmaxnreg to `registers` per thread at the insertion point, a
+/// partition's start. ptxas honours setmaxnreg only when it knows the count
+/// a thread starts with: the kernel gets .maxntid and .minnctapersm 1, so
+/// each thread starts with the SM's file over the CTA's threads (rounded
+/// down to 8, at most 255), and the partition increases or decreases from
+/// there.
+void setPartitionRegisters(gpu::GPUFuncOp func, int64_t registers,
+                           RewriterBase &rw) {
+  int64_t threads = 1;
+  if (auto block = func.getKnownBlockSizeAttr())
+    for (int32_t d : block.asArrayRef())
+      threads *= d;
+  int64_t start = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
+  func->setAttr("nvvm.minctasm", rw.getI32IntegerAttr(1));
+  if (registers == start)
+    return;
+  NVVM::SetMaxRegisterOp::create(rw, func.getLoc(), uint32_t(registers),
+                                 registers > start
+                                     ? NVVM::SetMaxRegisterAction::increase
+                                     : NVVM::SetMaxRegisterAction::decrease);
+}
+
 /// A warp specialization on a GPU is what it says: each warp branches to
 /// the partition that contains it.
 LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
@@ -186,6 +208,11 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
         rw.eraseOp(b);
       }
       Operation *yield = ifOp.getThenRegion().front().getTerminator();
+      if (std::optional<uint64_t> registers = p.getRegisters();
+          registers && cg.target().hasFeature("setmaxnreg")) {
+        rw.setInsertionPoint(yield);
+        setPartitionRegisters(func, int64_t(*registers), rw);
+      }
       for (Operation &op :
            llvm::make_early_inc_range(body.without_terminator()))
         op.moveBefore(yield);

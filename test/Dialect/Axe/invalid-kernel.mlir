@@ -749,3 +749,44 @@ func.func @argument_beyond_launch(%r: !axe.buffer<8x32xf32, #axe.layout<S[(8, 32
   }
   return
 }
+
+// -----
+
+func.func @ws_registers_range() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    axe.warp_specialize {
+      // expected-error @+1 {{'axe.partition' op registers 300: setmaxnreg takes a multiple of 8 from 24 to 256}}
+      axe.partition warps [0, 4) registers 300 {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_registers_not_warpgroups() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 256 {
+    axe.warp_specialize {
+      // expected-error @+1 {{'axe.partition' op registers are set per warpgroup; warps [0, 2) are not whole aligned warpgroups}}
+      axe.partition warps [0, 2) registers 40 {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @ws_registers_too_many() {
+  axe.kernel on #axe.target<"sm_90"> grid [1] threads 384 {
+    // expected-error @+1 {{'axe.warp_specialize' op partitions claim 98304 registers; an SM has 65536}}
+    axe.warp_specialize {
+      axe.partition warps [0, 4) registers 256 {
+      }
+      axe.partition warps [4, 12) registers 256 {
+      }
+    }
+  }
+  return
+}

@@ -380,6 +380,14 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
              << ") overlap the partition warps [" << prev.getWarpBegin() << ", "
              << prev.getWarpEnd() << ")";
   }
+  // setmaxnreg hands registers between warpgroups of one SM's 64K file.
+  int64_t registers = 0;
+  for (PartitionOp p : partitions)
+    if (std::optional<uint64_t> n = p.getRegisters())
+      registers += int64_t(*n) * p.getNumWarps() * warpSize;
+  if (registers > 65536)
+    return emitOpError() << "partitions claim " << registers
+                         << " registers; an SM has 65536";
   PartitionOp last = partitions.back();
   if (static_cast<int64_t>(last.getWarpEnd()) > numWarps)
     return last.emitOpError()
@@ -393,5 +401,15 @@ LogicalResult PartitionOp::verify() {
   if (getWarpBegin() >= getWarpEnd())
     return emitOpError() << "warp range [" << getWarpBegin() << ", "
                          << getWarpEnd() << ") is empty";
+  if (std::optional<uint64_t> n = getRegisters()) {
+    if (*n < 24 || *n > 256 || *n % 8 != 0)
+      return emitOpError() << "registers " << *n
+                           << ": setmaxnreg takes a multiple of 8 from 24 "
+                              "to 256";
+    if (getWarpBegin() % 4 != 0 || getNumWarps() % 4 != 0)
+      return emitOpError() << "registers are set per warpgroup; warps ["
+                           << getWarpBegin() << ", " << getWarpEnd()
+                           << ") are not whole aligned warpgroups";
+  }
   return success();
 }

@@ -25,11 +25,11 @@
 // CHECK-LABEL: func.func @gemm_sm90_ws
 // CHECK: axe.kernel grid [%{{.*}}, 8] threads 384 cluster [2, 1] {
 // CHECK: axe.warp_specialize {
-// CHECK: axe.partition warps [0, 4) {
+// CHECK: axe.partition warps [0, 4) registers 40 {
 // CHECK: %[[T:.*]] = axe.copy_async %{{.*}} to %{{.*}} at warpgroup {schedule = {sm_90 = "tma"}}
 // CHECK: axe.wait %[[T]], %{{.*}} at warpgroup
 // CHECK: axe.barrier at cta
-// CHECK: axe.partition warps [4, 12) {
+// CHECK: axe.partition warps [4, 12) registers 232 {
 // CHECK: %wgid = axe.axis_id wgid
 // CHECK: axe.slice %{{.*}} [%{{.*}}, 0] : !axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared> -> !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
 // CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warpgroup {schedule = {sm_90 = "wgmma"}, transpose_b}
@@ -51,8 +51,9 @@ module attributes {axe.target = #axe.target<"sm_90">} {
       %sA = axe.alloc : !axe.buffer<128x64xf16, #sw, shared>
       %sB = axe.alloc : !axe.buffer<128x64xf16, #sw, shared>
       axe.warp_specialize {
-        // Producer warpgroup.
-        axe.partition warps [0, 4) {
+        // Producer warpgroup: 40 registers per thread are plenty for
+        // issuing copies; the consumers take the rest for accumulators.
+        axe.partition warps [0, 4) registers 40 {
           scf.for %k = %c0 to %c512 step %c64 {
             %gA = axe.view %A[%m0, %k] : memref<?x512xf16>
                 -> !axe.buffer<128x64xf16, #gA, global>
@@ -70,7 +71,7 @@ module attributes {axe.target = #axe.target<"sm_90">} {
           }
         }
         // Consumer warpgroups 1 and 2.
-        axe.partition warps [4, 12) {
+        axe.partition warps [4, 12) registers 232 {
           %wgid = axe.axis_id wgid
           %half = arith.subi %wgid, %c1 : index
           %row = arith.muli %half, %c64 : index

@@ -142,14 +142,26 @@ def Axe_PartitionOp : Axe_Op<"partition", [
     the CTA. Operators inside run at scopes no wider than the partition:
     `at warp` always, `at warpgroup` when the partition is whole aligned
     warpgroups, never `at cta` or wider.
+
+    `registers N` gives each thread of the partition N registers (a multiple
+    of 8 from 24 to 256) from the SM's file: a producer gives some up so its
+    consumers get more. It needs whole aligned warpgroups (the hardware's
+    setmaxnreg works per warpgroup), and the partitions together may not
+    claim more than the 64K registers of an SM. A target without setmaxnreg
+    ignores it.
+
+    ```mlir
+    axe.partition warps [0, 4) registers 40 { ... }
+    ```
   }];
   let arguments = (ins
     ConfinedAttr<I64Attr, [IntNonNegative]>:$warp_begin,
-    ConfinedAttr<I64Attr, [IntPositive]>:$warp_end);
+    ConfinedAttr<I64Attr, [IntPositive]>:$warp_end,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$registers);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `warps` custom<WarpRange>($warp_begin, $warp_end) attr-dict-with-keyword
-    $body
+    `warps` custom<WarpRange>($warp_begin, $warp_end)
+    (`registers` $registers^)? attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
