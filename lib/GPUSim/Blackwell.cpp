@@ -219,3 +219,49 @@ std::string axe::gpusim::checkTcgen05LdSt32x32b(unsigned warp, uint32_t taddr,
         .str();
   return "";
 }
+
+//===----------------------------------------------------------------------===//
+// tcgen05.cp and tcgen05.shift
+//===----------------------------------------------------------------------===//
+
+int64_t axe::gpusim::tcgen05CpSourceAddress(const MatrixDescriptor &d,
+                                            unsigned row, unsigned word) {
+  // A row's bytes are the K extent of a K-major operand: 32-bit elements.
+  return wgmmaKMajorAddress(d, int(row), int(word), 4);
+}
+
+std::string axe::gpusim::checkTcgen05CpDestination(uint32_t taddr,
+                                                   Tcgen05CpShape shape) {
+  TmemAddress a = decodeTmemAddress(taddr);
+  if (shape.rows == kTmemLanes && a.lane != 0)
+    return llvm::formatv("TMEM address {0:x8} has lane {1}; a {2}-row copy "
+                         "takes all 128 lanes from lane 0",
+                         taddr, a.lane, shape.rows)
+        .str();
+  if (a.lane + shape.rows > kTmemLanes)
+    return llvm::formatv("TMEM address {0:x8} has lane {1}; a {2}-row copy "
+                         "would run past lane 127",
+                         taddr, a.lane, shape.rows)
+        .str();
+  if (a.column + shape.words() > kTmemColumns)
+    return llvm::formatv("TMEM columns {0} to {1} at address {2:x8} run past "
+                         "the 512 columns",
+                         a.column, a.column + shape.words() - 1, taddr)
+        .str();
+  return "";
+}
+
+std::string axe::gpusim::checkTcgen05Shift(uint32_t taddr) {
+  TmemAddress a = decodeTmemAddress(taddr);
+  if (a.lane % kTcgen05ShiftRows || a.lane >= kTmemLanes)
+    return llvm::formatv("TMEM address {0:x8} has lane {1}, not a multiple "
+                         "of 32 below 128",
+                         taddr, a.lane)
+        .str();
+  if (a.column + kTcgen05ShiftColumns > kTmemColumns)
+    return llvm::formatv("TMEM columns {0} to {1} at address {2:x8} run past "
+                         "the 512 columns",
+                         a.column, a.column + kTcgen05ShiftColumns - 1, taddr)
+        .str();
+  return "";
+}

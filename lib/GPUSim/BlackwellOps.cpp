@@ -8,6 +8,9 @@
 // through sm_100 descriptors, at issue; tcgen05.commit then arrives on an
 // mbarrier. tcgen05.ld/st (.32x32b) move a warp's 32 TMEM lanes to and
 // from registers; warp w may access lanes 32 (w mod 4) .. +31 only.
+// tcgen05.cp (single threads, at issue) copies a shared-memory matrix
+// that a descriptor describes into TMEM; tcgen05.shift moves 32 lanes of
+// 8 columns down by one lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +37,8 @@ void Machine::execTcgen05(const Inst &i) {
   case Tcgen05Op::Mma:
     return execTcgen05Mma(i);
   case Tcgen05Op::Commit:
-    // Every earlier tcgen05.mma of the thread is complete (they ran at
-    // issue): one arrival (mbarrier::arrive::one) on the mbarrier.
+    // Every earlier tcgen05.mma/cp/shift of the thread is complete (they
+    // ran at issue): one arrival (mbarrier::arrive::one) on the mbarrier.
     forLanes(mask, [&](int l) {
       if (failed)
         return;
@@ -47,6 +50,10 @@ void Machine::execTcgen05(const Inst &i) {
     return execTcgen05LdSt(i, true);
   case Tcgen05Op::St:
     return execTcgen05LdSt(i, false);
+  case Tcgen05Op::Cp:
+    return execTcgen05Cp(i);
+  case Tcgen05Op::Shift:
+    return execTcgen05Shift(i);
   }
 }
 
@@ -249,4 +256,96 @@ void Machine::execTcgen05LdSt(const Inst &i, bool isLoad) {
         row[r] = uint32_t(reg(i.in[1], r, l));
     }
   }
+}
+
+void Machine::execTcgen05Cp(const Inst &i) {
+  // imm: rows (TMEM lanes), bytes per row.
+  Tcgen05CpShape shape{unsigned(i.imm[0]), unsigned(i.imm[1])};
+  forLanes(mask, [&](int l) {
+    if (failed)
+      return;
+    uint32_t taddr = uint32_t(reg(i.in[0], 0, l));
+    uint64_t desc = reg(i.in[1], 0, l);
+    MatrixDescriptor d;
+    std::string bad =
+        checkTcgen05SmemDescriptor(decodeTcgen05SmemDescriptor(desc), d);
+    if (!bad.empty())
+      return fail(i, l,
+                  llvm::formatv("tcgen05.cp.{0}x{1}b shared-memory descriptor "
+                                "{2:x16}: {3}",
+                                shape.rows, shape.bytes * 8, desc, bad));
+    bad = checkTcgen05CpDestination(taddr, shape);
+    if (!bad.empty())
+      return fail(i, l,
+                  llvm::formatv("tcgen05.cp.{0}x{1}b: {2}", shape.rows,
+                                shape.bytes * 8, bad));
+    TmemAddress t = decodeTmemAddress(taddr);
+    if (!tmemAllocator.allocated(t.column, shape.words()))
+      return fail(i, l,
+                  llvm::formatv("tcgen05.cp.{0}x{1}b to TMEM address {2:x8} "
+                                "writes columns {3} to {4}, outside the CTA's "
+                                "allocated TMEM columns",
+                                shape.rows, shape.bytes * 8, taddr, t.column,
+                                t.column + shape.words() - 1));
+    // Read the whole source first, then write TMEM.
+    std::vector<uint32_t> words(size_t(shape.rows) * shape.words());
+    for (unsigned r = 0; r < shape.rows; ++r)
+      for (unsigned w = 0; w < shape.words(); ++w) {
+        int64_t address = tcgen05CpSourceAddress(d, r, w);
+        Buffer *buf = nullptr;
+        for (Buffer &x : buffers)
+          if (x.space == Space::Shared && address >= x.sharedBase + x.lo &&
+              address + 4 <= x.sharedBase + x.hi)
+            buf = &x;
+        if (!buf)
+          return fail(
+              i, l,
+              llvm::formatv("tcgen05.cp.{0}x{1}b: bytes {2} to {3} of source "
+                            "row {4} are at shared address {5}, outside every "
+                            "shared buffer (descriptor {6:x16}: start {7}, "
+                            "leading offset {8}, stride offset {9}, swizzle "
+                            "{10})",
+                            shape.rows, shape.bytes * 8, 4 * w, 4 * w + 3, r,
+                            address, desc, d.start, d.leading, d.stride,
+                            d.swizzle));
+        int64_t byte = address - buf->sharedBase;
+        if (!checkBytes(i, l, *buf, byte, 4, true))
+          return;
+        std::memcpy(&words[size_t(r) * shape.words() + w], buf->data + byte, 4);
+      }
+    for (unsigned r = 0; r < shape.rows; ++r)
+      for (unsigned w = 0; w < shape.words(); ++w) {
+        TmemAddress c = tcgen05CpDestination(taddr, r, w);
+        tmem[size_t(c.lane) * kTmemColumns + c.column] =
+            words[size_t(r) * shape.words() + w];
+      }
+    SiteStats &s = stats.sites[indexOf(i)];
+    ++s.bulkOps;
+    s.bulkSharedBytes += uint64_t(shape.rows) * shape.bytes;
+  });
+}
+
+void Machine::execTcgen05Shift(const Inst &i) {
+  forLanes(mask, [&](int l) {
+    if (failed)
+      return;
+    uint32_t taddr = uint32_t(reg(i.in[0], 0, l));
+    std::string bad = checkTcgen05Shift(taddr);
+    if (!bad.empty())
+      return fail(i, l, "tcgen05.shift: " + bad);
+    TmemAddress t = decodeTmemAddress(taddr);
+    if (!tmemAllocator.allocated(t.column, kTcgen05ShiftColumns))
+      return fail(i, l,
+                  llvm::formatv("tcgen05.shift at TMEM address {0:x8} moves "
+                                "columns {1} to {2}, outside the CTA's "
+                                "allocated TMEM columns",
+                                taddr, t.column,
+                                t.column + kTcgen05ShiftColumns - 1));
+    // Row i to row i + 1 for i = 30 down to 0; row 0 keeps its contents.
+    for (unsigned r = kTcgen05ShiftRows - 1; r > 0; --r) {
+      uint32_t *to = tmem.data() + size_t(t.lane + r) * kTmemColumns + t.column;
+      const uint32_t *from = to - kTmemColumns;
+      std::memcpy(to, from, kTcgen05ShiftColumns * 4);
+    }
+  });
 }

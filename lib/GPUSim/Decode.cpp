@@ -1386,7 +1386,8 @@ LogicalResult Decoder::op(Operation *o) {
   if (isa<NVVM::Tcgen05AllocOp, NVVM::Tcgen05DeallocOp,
           NVVM::Tcgen05RelinquishAllocPermitOp, NVVM::Tcgen05MMAOp,
           NVVM::Tcgen05CommitOp, NVVM::Tcgen05LdOp, NVVM::Tcgen05StOp,
-          NVVM::Tcgen05WaitOp, NVVM::Tcgen05FenceOp>(o))
+          NVVM::Tcgen05WaitOp, NVVM::Tcgen05FenceOp, NVVM::Tcgen05CpOp,
+          NVVM::Tcgen05ShiftOp>(o))
     return blackwellOp(o);
   if (isa<LLVM::LLVMDialect>(o->getDialect()))
     return llvmOp(o);
@@ -1805,6 +1806,44 @@ LogicalResult Decoder::blackwellOp(Operation *o) {
     Inst &i = tcgen05(Tcgen05Op::Mma);
     i.in = {in(m.getMatrixD()), in(m.getMatrixA()), in(m.getMatrixB()),
             in(m.getIdesc()), in(m.getEnableInputD())};
+    return success();
+  }
+  if (auto c = dyn_cast<NVVM::Tcgen05CpOp>(o)) {
+    if (failed(cta1(c.getGroup())))
+      return failure();
+    if (c.getMulticast() != NVVM::Tcgen05CpMulticast::NONE)
+      return o->emitError("axe-gpu-run: tcgen05.cp with the multicast ")
+             << NVVM::stringifyTcgen05CpMulticast(c.getMulticast())
+             << " (shapes 64x128b and 32x128b) is not modelled";
+    if (c.getSrcFormat())
+      return o->emitError("axe-gpu-run: tcgen05.cp with decompression from "
+                          "the source format ")
+             << NVVM::stringifyTcgen05CpSrcFormat(*c.getSrcFormat())
+             << " is not modelled";
+    // imm: rows (TMEM lanes), bytes per row.
+    Inst &i = tcgen05(Tcgen05Op::Cp);
+    i.in = {in(c.getTaddr()), in(c.getSmemDesc())};
+    switch (c.getShape()) {
+    case NVVM::Tcgen05CpShape::SHAPE_128x256b:
+      i.imm = {128, 32};
+      break;
+    case NVVM::Tcgen05CpShape::SHAPE_128x128b:
+      i.imm = {128, 16};
+      break;
+    case NVVM::Tcgen05CpShape::SHAPE_4x256b:
+      i.imm = {4, 32};
+      break;
+    default:
+      return o->emitError("axe-gpu-run: tcgen05.cp of shape ")
+             << NVVM::stringifyTcgen05CpShape(c.getShape())
+             << " is not modelled";
+    }
+    return success();
+  }
+  if (auto s = dyn_cast<NVVM::Tcgen05ShiftOp>(o)) {
+    if (failed(cta1(s.getGroup())))
+      return failure();
+    tcgen05(Tcgen05Op::Shift).in = {in(s.getTaddr())};
     return success();
   }
   bool isLoad = isa<NVVM::Tcgen05LdOp>(o);

@@ -205,6 +205,8 @@ public:
   void execTcgen05Dealloc(const Inst &i);
   void execTcgen05Mma(const Inst &i);
   void execTcgen05LdSt(const Inst &i, bool isLoad);
+  void execTcgen05Cp(const Inst &i);
+  void execTcgen05Shift(const Inst &i);
   bool checkTmemReleased();
 
   /// Reports an error at `i` for `lane` (-1: the whole warp) and stops.

@@ -228,3 +228,80 @@ TEST(Blackwell, LdSt32x32bLanes) {
 }
 
 } // namespace
+
+// Hand-worked shared addresses of tcgen05.cp sources (K-major canonical
+// layouts: a row's bytes along K) and where each word lands in TMEM.
+TEST(Blackwell, CpSourceAddress) {
+  // No swizzle: LBO 128 (16-byte chunks along the row), SBO 256 (8-row
+  // groups), start 0x200.
+  uint64_t inter = (0x200u >> 4) | (uint64_t(128 >> 4) << 16) |
+                   (uint64_t(256 >> 4) << 32) | (uint64_t(1) << 46);
+  MatrixDescriptor m;
+  ASSERT_EQ(checkTcgen05SmemDescriptor(decodeTcgen05SmemDescriptor(inter), m),
+            "");
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 0, 0), 0x200);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 1, 0), 0x200 + 16);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 0, 3), 0x200 + 12);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 0, 4), 0x200 + 128);
+  // .128x256b: row 9, word 5 = group 1, row 1 of it, chunk 1, byte 4.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 9, 5), 0x200 + 256 + 16 + 128 + 4);
+  // .128x256b's last word: group 15, row 7, chunk 1, byte 12.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 127, 7),
+            0x200 + 15 * 256 + 7 * 16 + 128 + 12);
+  // .128x128b's last word: chunk 0 only.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 127, 3), 0x200 + 15 * 256 + 7 * 16 + 12);
+  // .4x256b: rows 0..3 of one core matrix pair.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 3, 6), 0x200 + 3 * 16 + 128 + 8);
+
+  // 128-byte swizzle at 0x400, SBO 1024: row 3, word 5 is byte 20 of
+  // swizzled row 3: chunk 1 ^ 3 = 2, byte 4.
+  uint64_t sw128 = (0x400u >> 4) | (uint64_t(1) << 16) |
+                   (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 46) |
+                   (uint64_t(2) << 61);
+  ASSERT_EQ(checkTcgen05SmemDescriptor(decodeTcgen05SmemDescriptor(sw128), m),
+            "");
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 3, 5), 0x400 + 3 * 128 + 32 + 4);
+  // Row 8 (group 1, row 0: no swizzle), word 7.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 8, 7), 0x400 + 1024 + 28);
+  // Row 15, word 0: chunk 0 ^ 7 = 7.
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 15, 0), 0x400 + 1024 + 7 * 128 + 112);
+
+  // 32-byte swizzle at 0, SBO 256: rows of 32 bytes; rows 4..7 of a group
+  // swap their two 16-byte chunks.
+  uint64_t sw32 =
+      (uint64_t(256 >> 4) << 32) | (uint64_t(1) << 46) | (uint64_t(6) << 61);
+  ASSERT_EQ(checkTcgen05SmemDescriptor(decodeTcgen05SmemDescriptor(sw32), m),
+            "");
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 3, 1), 3 * 32 + 4);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 4, 1), 4 * 32 + 16 + 4);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 4, 5), 4 * 32 + 4);
+  EXPECT_EQ(tcgen05CpSourceAddress(m, 13, 6), 256 + 5 * 32 + 8);
+}
+
+TEST(Blackwell, CpDestination) {
+  TmemAddress a = tcgen05CpDestination(0x00000040u, 5, 7);
+  EXPECT_EQ(a.lane, 5u);
+  EXPECT_EQ(a.column, 71u);
+  a = tcgen05CpDestination(encodeTmemAddress(8, 16), 3, 2);
+  EXPECT_EQ(a.lane, 11u);
+  EXPECT_EQ(a.column, 18u);
+  Tcgen05CpShape s128x256{128, 32}, s128x128{128, 16}, s4x256{4, 32};
+  EXPECT_EQ(s128x256.words(), 8u);
+  EXPECT_EQ(s128x128.words(), 4u);
+  EXPECT_EQ(checkTcgen05CpDestination(encodeTmemAddress(0, 504), s128x256), "");
+  EXPECT_NE(checkTcgen05CpDestination(encodeTmemAddress(0, 505), s128x256), "");
+  EXPECT_EQ(checkTcgen05CpDestination(encodeTmemAddress(0, 508), s128x128), "");
+  EXPECT_NE(checkTcgen05CpDestination(encodeTmemAddress(32, 0), s128x128)
+                .find("from lane 0"),
+            std::string::npos);
+  EXPECT_EQ(checkTcgen05CpDestination(encodeTmemAddress(124, 0), s4x256), "");
+  EXPECT_NE(checkTcgen05CpDestination(encodeTmemAddress(125, 0), s4x256), "");
+}
+
+TEST(Blackwell, Shift) {
+  EXPECT_EQ(checkTcgen05Shift(encodeTmemAddress(0, 0)), "");
+  EXPECT_EQ(checkTcgen05Shift(encodeTmemAddress(96, 504)), "");
+  EXPECT_NE(checkTcgen05Shift(encodeTmemAddress(16, 0)), "");
+  EXPECT_NE(checkTcgen05Shift(encodeTmemAddress(128, 0)), "");
+  EXPECT_NE(checkTcgen05Shift(encodeTmemAddress(32, 505)), "");
+}

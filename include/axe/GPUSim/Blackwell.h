@@ -121,6 +121,45 @@ inline unsigned tmemLaneBase(unsigned warp) { return 32 * (warp % 4); }
 std::string checkTcgen05LdSt32x32b(unsigned warp, uint32_t taddr,
                                    unsigned columns);
 
+/// A tcgen05.cp shape of cta_group::1 without multicast: `rows` TMEM lanes
+/// of `bytes` bytes (bytes / 4 columns) each. .128x256b: 128 x 32,
+/// .128x128b: 128 x 16, .4x256b: 4 x 32.
+struct Tcgen05CpShape {
+  unsigned rows = 0, bytes = 0;
+  unsigned words() const { return bytes / 4; }
+};
+
+/// The shared byte address of 32-bit word `word` of row `row` of a
+/// tcgen05.cp source: the K-major canonical layout of the descriptor
+/// (rows along M/N, the row's bytes along K; 8x16-byte core matrices LBO
+/// apart along K and SBO apart along the rows when not swizzled, swizzled
+/// rows of the span in 8-row groups SBO apart otherwise), as for a
+/// tcgen05.mma operand.
+int64_t tcgen05CpSourceAddress(const MatrixDescriptor &d, unsigned row,
+                               unsigned word);
+
+/// The TMEM cell that word `word` of source row `row` goes to: lane
+/// lane(taddr) + row, column column(taddr) + word.
+inline TmemAddress tcgen05CpDestination(uint32_t taddr, unsigned row,
+                                        unsigned word) {
+  TmemAddress a = decodeTmemAddress(taddr);
+  return {a.lane + row, a.column + word};
+}
+
+/// "" when a tcgen05.cp of `shape` may write at `taddr`: a 128-row shape
+/// starts at lane 0, a 4-row one has its rows in the 128 lanes (no
+/// alignment is checked: the manual states none), and the columns lie in
+/// the 512; else what is wrong.
+std::string checkTcgen05CpDestination(uint32_t taddr, Tcgen05CpShape shape);
+
+/// tcgen05.shift (cta_group::1): the 32 lanes from lane(taddr) (a multiple
+/// of 32) and the 8 columns (32 bytes) from column(taddr); rows 0..30 move
+/// down by one lane (row i to row i + 1), row 31's old contents are lost
+/// and row 0 keeps its own (the manual does not say what row 0 holds).
+constexpr unsigned kTcgen05ShiftRows = 32, kTcgen05ShiftColumns = 8;
+/// "" when `taddr` is a valid tcgen05.shift address, else what is wrong.
+std::string checkTcgen05Shift(uint32_t taddr);
+
 } // namespace axe::gpusim
 
 #endif // AXE_GPUSIM_BLACKWELL_H

@@ -226,7 +226,9 @@ enum class Tcgen05Op : uint8_t {
   Mma,
   Commit,
   Ld,
-  St
+  St,
+  Cp,
+  Shift
 };
 
 /// One instruction. `in` and `out` are register-file bases of operands and
