@@ -81,6 +81,7 @@ private:
   LogicalResult rawNvvmOp(Operation *op);
   LogicalResult hopperOp(Operation *op);
   LogicalResult blackwellOp(Operation *op);
+  LogicalResult clusterOp(Operation *op);
   FailureOr<int64_t> sharedBuffer(memref::GetGlobalOp op);
   void spec(Inst &i, OpFoldResult r, Operation *op);
   FailureOr<BufferDecl> staticBuffer(MemRefType t, Operation *where);
@@ -866,6 +867,14 @@ LogicalResult Decoder::gpuOp(Operation *o) {
     return sregOf(SRegOp::NTidX, t.getDimension());
   if (auto t = dyn_cast<gpu::GridDimOp>(o))
     return sregOf(SRegOp::NCtaIdX, t.getDimension());
+  if (auto t = dyn_cast<gpu::ClusterIdOp>(o))
+    return sregOf(SRegOp::ClusterIdX, t.getDimension());
+  if (auto t = dyn_cast<gpu::ClusterBlockIdOp>(o))
+    return sregOf(SRegOp::ClusterCtaIdX, t.getDimension());
+  if (auto t = dyn_cast<gpu::ClusterDimOp>(o))
+    return sregOf(SRegOp::NClusterIdX, t.getDimension());
+  if (auto t = dyn_cast<gpu::ClusterDimBlocksOp>(o))
+    return sregOf(SRegOp::ClusterNCtaIdX, t.getDimension());
   if (isa<gpu::LaneIdOp>(o))
     return sreg(SRegOp::LaneId);
   if (isa<gpu::SubgroupIdOp>(o))
@@ -1008,14 +1017,35 @@ LogicalResult Decoder::gpuOp(Operation *o) {
   StringRef name = o->getName().getStringRef();
   if (name.consume_front("nvvm.read.ptx.sreg.")) {
     static const llvm::StringMap<SRegOp> regs = {
-        {"tid.x", SRegOp::TidX},       {"tid.y", SRegOp::TidY},
-        {"tid.z", SRegOp::TidZ},       {"ntid.x", SRegOp::NTidX},
-        {"ntid.y", SRegOp::NTidY},     {"ntid.z", SRegOp::NTidZ},
-        {"ctaid.x", SRegOp::CtaIdX},   {"ctaid.y", SRegOp::CtaIdY},
-        {"ctaid.z", SRegOp::CtaIdZ},   {"nctaid.x", SRegOp::NCtaIdX},
-        {"nctaid.y", SRegOp::NCtaIdY}, {"nctaid.z", SRegOp::NCtaIdZ},
-        {"laneid", SRegOp::LaneId},    {"warpid", SRegOp::WarpId},
-        {"nwarpid", SRegOp::NWarpId}};
+        {"tid.x", SRegOp::TidX},
+        {"tid.y", SRegOp::TidY},
+        {"tid.z", SRegOp::TidZ},
+        {"ntid.x", SRegOp::NTidX},
+        {"ntid.y", SRegOp::NTidY},
+        {"ntid.z", SRegOp::NTidZ},
+        {"ctaid.x", SRegOp::CtaIdX},
+        {"ctaid.y", SRegOp::CtaIdY},
+        {"ctaid.z", SRegOp::CtaIdZ},
+        {"nctaid.x", SRegOp::NCtaIdX},
+        {"nctaid.y", SRegOp::NCtaIdY},
+        {"nctaid.z", SRegOp::NCtaIdZ},
+        {"laneid", SRegOp::LaneId},
+        {"warpid", SRegOp::WarpId},
+        {"nwarpid", SRegOp::NWarpId},
+        {"cluster.ctaid.x", SRegOp::ClusterCtaIdX},
+        {"cluster.ctaid.y", SRegOp::ClusterCtaIdY},
+        {"cluster.ctaid.z", SRegOp::ClusterCtaIdZ},
+        {"cluster.nctaid.x", SRegOp::ClusterNCtaIdX},
+        {"cluster.nctaid.y", SRegOp::ClusterNCtaIdY},
+        {"cluster.nctaid.z", SRegOp::ClusterNCtaIdZ},
+        {"cluster.ctarank", SRegOp::ClusterCtaRank},
+        {"cluster.nctarank", SRegOp::ClusterNCtaRank},
+        {"clusterid.x", SRegOp::ClusterIdX},
+        {"clusterid.y", SRegOp::ClusterIdY},
+        {"clusterid.z", SRegOp::ClusterIdZ},
+        {"nclusterid.x", SRegOp::NClusterIdX},
+        {"nclusterid.y", SRegOp::NClusterIdY},
+        {"nclusterid.z", SRegOp::NClusterIdZ}};
     auto it = regs.find(name);
     if (it == regs.end())
       return unsupported(o);
@@ -1389,6 +1419,9 @@ LogicalResult Decoder::op(Operation *o) {
           NVVM::Tcgen05WaitOp, NVVM::Tcgen05FenceOp, NVVM::Tcgen05CpOp,
           NVVM::Tcgen05ShiftOp>(o))
     return blackwellOp(o);
+  if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+          NVVM::ClusterWaitOp, NVVM::MapaOp, LLVM::AddrSpaceCastOp>(o))
+    return clusterOp(o);
   if (isa<LLVM::LLVMDialect>(o->getDialect()))
     return llvmOp(o);
   if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
@@ -1515,9 +1548,13 @@ LogicalResult Decoder::rawNvvmOp(Operation *o) {
   // where nvgpu has the barrier's index. imm: operand count, 1 (raw).
   auto mbarrier = [&](MBarrierOp k, Value addr, ArrayRef<Value> rest,
                       Value predicate) -> LogicalResult {
-    if (addressSpace(addr.getType()) != 3)
+    // A remote arrive (shared::cluster, !llvm.ptr<7>) on a CTA of the
+    // cluster; the other mbarrier ops take the CTA's own barriers.
+    int64_t space = addressSpace(addr.getType());
+    if (space != 3 && !(space == 7 && k == MBarrierOp::Arrive))
       return o->emitError("axe-gpu-run: mbarriers in shared memory "
-                          "(!llvm.ptr<3>) only");
+                          "(!llvm.ptr<3>; mbarrier.arrive also "
+                          "!llvm.ptr<7>) only");
     SmallVector<uint32_t> outs;
     for (Value r : o->getResults()) {
       FailureOr<Slot> s = define(r, o);
@@ -1534,7 +1571,7 @@ LogicalResult Decoder::rawNvvmOp(Operation *o) {
     if (predicate)
       i.in.push_back(in(predicate));
     i.out.assign(outs.begin(), outs.end());
-    i.imm = {int64_t(o->getNumOperands()), 1};
+    i.imm = {int64_t(o->getNumOperands()), 1, space};
     return success();
   };
   if (auto m = dyn_cast<NVVM::MBarrierInitOp>(o))
@@ -1970,4 +2007,50 @@ StringRef axe::gpusim::statName(const Program &p, size_t inst) {
   default:
     return p.ops[inst]->getName().getStringRef();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Clusters (sm_90)
+//===----------------------------------------------------------------------===//
+
+LogicalResult Decoder::clusterOp(Operation *o) {
+  auto barrier = [&](ClusterOp k, bool aligned) {
+    Inst &i = emit(Opc::Cluster, o);
+    i.sub = uint8_t(k);
+    i.imm = {aligned ? 1 : 0};
+    return success();
+  };
+  if (auto a = dyn_cast<NVVM::ClusterArriveOp>(o))
+    return barrier(ClusterOp::Arrive, a.getAligned().has_value());
+  if (auto a = dyn_cast<NVVM::ClusterArriveRelaxedOp>(o))
+    return barrier(ClusterOp::ArriveRelaxed, a.getAligned().has_value());
+  if (auto w = dyn_cast<NVVM::ClusterWaitOp>(o))
+    return barrier(ClusterOp::Wait, w.getAligned().has_value());
+  if (auto m = dyn_cast<NVVM::MapaOp>(o)) {
+    // imm: 0 (mapa). In: the shared::cta address, the target rank.
+    if (addressSpace(m.getA().getType()) != 3)
+      return o->emitError("axe-gpu-run: nvvm.mapa of a generic pointer is "
+                          "not modelled (generic pointers are global "
+                          "addresses here); map an !llvm.ptr<3>");
+    if (failed(simple(o, Opc::Mapa, 0)))
+      return failure();
+    p.code.back().imm = {0};
+    return success();
+  }
+  auto c = cast<LLVM::AddrSpaceCastOp>(o);
+  int64_t from = addressSpace(c.getArg().getType());
+  int64_t to = addressSpace(c.getType());
+  // shared::cta -> shared::cluster: the same address (the CTA's window lies
+  // in the cluster's); shared::cluster -> shared::cta: checked to be the
+  // CTA's own.
+  if (from == 3 && to == 7)
+    return simple(o, Opc::Cast, uint8_t(CastOp::Bitcast));
+  if (from == 7 && to == 3) {
+    if (failed(simple(o, Opc::Mapa, 1)))
+      return failure();
+    p.code.back().imm = {1};
+    return success();
+  }
+  return o->emitError("axe-gpu-run: llvm.addrspacecast from ")
+         << from << " to " << to << " is not modelled (3 -> 7 and 7 -> 3 are)";
 }

@@ -11,6 +11,7 @@
 
 #include "Machine.h"
 
+#include "axe/GPUSim/Cluster.h"
 #include "axe/GPUSim/Fragments.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -140,6 +141,8 @@ void Machine::initWarp(Warp &w, unsigned id, int64_t threads) {
   w.uncommitted.clear();
   w.groups.clear();
   w.allocas.clear();
+  w.clusterArrived = w.clusterUnwaited = 0;
+  w.clusterArrivePhase = 0;
   w.launched = 0;
   int64_t bx = dims.block[0], by = dims.block[1];
   for (int l = 0; l < 32; ++l) {
@@ -198,31 +201,38 @@ LogicalResult Machine::run() {
   // What cuLaunchKernelEx accepts: whole clusters of at most 16 CTAs (8
   // without the non-portable opt-in, which the CUDA runtime of this project
   // makes).
-  int64_t clusterCtas = dims.cluster[0] * dims.cluster[1] * dims.cluster[2];
-  if (clusterCtas < 1 || clusterCtas > 16)
+  int64_t ctasPerCluster = clusterCtaCount(dims.cluster);
+  if (dims.cluster[0] < 1 || dims.cluster[1] < 1 || dims.cluster[2] < 1 ||
+      ctasPerCluster > kMaxClusterCtas)
     return program.func.emitError("axe-gpu-run: a cluster of ")
-           << clusterCtas << " CTAs (1 to 16 are possible)";
+           << ctasPerCluster << " CTAs (1 to 16 are possible)";
   for (int d = 0; d < 3; ++d)
     if (dims.grid[d] % dims.cluster[d] != 0)
       return program.func.emitError("axe-gpu-run: the grid's dim ")
              << d << " (" << dims.grid[d]
              << " CTAs) is not a multiple of the cluster's (" << dims.cluster[d]
              << ")";
-  for (int64_t z = 0; z < dims.grid[2]; ++z)
-    for (int64_t y = 0; y < dims.grid[1]; ++y)
-      for (int64_t x = 0; x < dims.grid[0]; ++x) {
-        int64_t cta[3] = {x, y, z};
-        if (::mlir::failed(runCta(cta)))
+  clusterCtas = unsigned(ctasPerCluster);
+  int64_t clusters[3];
+  for (int d = 0; d < 3; ++d)
+    clusters[d] = dims.grid[d] / dims.cluster[d];
+  for (int64_t z = 0; z < clusters[2]; ++z)
+    for (int64_t y = 0; y < clusters[1]; ++y)
+      for (int64_t x = 0; x < clusters[0]; ++x) {
+        int64_t pos[3] = {x, y, z};
+        if (::mlir::failed(runCluster(pos)))
           return failure();
-        ++stats.ctas;
+        if (clusterCtas > 1)
+          ++stats.clusters;
       }
   ++stats.launches;
   return success();
 }
 
-LogicalResult Machine::runCta(const int64_t cta[3]) {
-  std::copy(cta, cta + 3, ctaId);
-  buffers.resize(ctaBufferBase);
+/// Makes the CTA of rank `rank` of the running cluster: its shared
+/// buffers, tensor memory and warps (the running CTA's state).
+void Machine::setupCta(unsigned rank) {
+  ctaOfRank(clusterPos, dims.cluster, rank, ctaId);
   sharedBuffers.clear();
   int64_t window = 0;
   auto addShared = [&](int64_t bytes, int64_t align, const std::string &name) {
@@ -248,8 +258,10 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
       buffers[b].shadow.assign(buffers[b].hi, Shadow());
   if (options.checkRaces && dynamicShared >= 0)
     buffers[dynamicShared].shadow.assign(buffers[dynamicShared].hi, Shadow());
-  epoch = 1;
-  mbarriers.clear();
+  clusterShared[rank].assign(sharedBuffers.begin(), sharedBuffers.end());
+  if (dynamicShared >= 0)
+    clusterShared[rank].push_back(unsigned(dynamicShared));
+  epoch = (clusterClock << 4) | rank;
   tmem.clear();
   tmemAllocator.reset();
   tmemAllocSites.clear();
@@ -259,34 +271,69 @@ LogicalResult Machine::runCta(const int64_t cta[3]) {
   for (unsigned w = 0; w < numWarps; ++w)
     initWarp(warps[w], w, threadsPerCta);
   stats.warps += numWarps;
+  ++stats.ctas;
+}
+
+/// Runs the CTAs of one cluster together: their warps round-robin, CTA
+/// after CTA, each until it blocks or returns. Without clusters (one CTA
+/// per cluster) this is the CTA's own loop and nothing is swapped.
+LogicalResult Machine::runCluster(const int64_t pos[3]) {
+  std::copy(pos, pos + 3, clusterPos);
+  buffers.resize(ctaBufferBase);
+  mbarriers.clear();
+  parked.resize(clusterCtas);
+  clusterShared.assign(clusterCtas, {});
+  clusterPhase = 0;
+  clusterClock = ++epochClock;
+  curRank = 0;
+  for (unsigned r = 0; r < clusterCtas; ++r) {
+    switchCta(r);
+    setupCta(r);
+  }
   while (true) {
-    for (Warp &w : warps)
-      if (w.state == Warp::Ready) {
-        runWarp(w);
-        if (failed)
+    for (unsigned r = 0; r < clusterCtas; ++r) {
+      switchCta(r);
+      for (Warp &w : warps)
+        if (w.state == Warp::Ready) {
+          runWarp(w);
+          if (failed)
+            return failure();
+        }
+    }
+    // Warps waiting on an mbarrier whose phase completed retry their wait.
+    // A wgmma's last warp releases the warpgroup's others.
+    bool runnable = false, exited = true;
+    for (unsigned r = 0; r < clusterCtas; ++r) {
+      switchCta(r);
+      for (Warp &w : warps) {
+        if (w.state == Warp::AtMBarrier && mbarrierReleased(w))
+          w.state = Warp::Ready;
+        runnable |= w.state == Warp::Ready;
+        exited &= w.state == Warp::Exited;
+      }
+    }
+    if (runnable)
+      continue;
+    if (exited) {
+      for (unsigned r = 0; r < clusterCtas; ++r) {
+        switchCta(r);
+        if (!checkTmemReleased())
           return failure();
       }
-    // Warps waiting on an mbarrier whose phase completed retry their wait.
-    bool woke = false;
-    for (Warp &w : warps)
-      if (w.state == Warp::AtMBarrier && mbarrierReleased(w)) {
-        w.state = Warp::Ready;
-        woke = true;
-      }
-    // A wgmma's last warp releases the warpgroup's others.
-    if (woke || llvm::any_of(warps, [](const Warp &w) {
-          return w.state == Warp::Ready;
-        }))
-      continue;
-    if (llvm::all_of(warps,
-                     [](const Warp &w) { return w.state == Warp::Exited; })) {
-      if (!checkTmemReleased())
-        return failure();
       break;
     }
-    if (!releaseBarriers())
+    bool released = false;
+    for (unsigned r = 0; r < clusterCtas; ++r) {
+      switchCta(r);
+      if (releaseBarriers()) {
+        advanceEpoch();
+        released = true;
+      }
+    }
+    if (releaseClusterBarrier())
+      released = true;
+    if (!released)
       return reportDeadlock();
-    ++epoch;
   }
   cur = nullptr;
   return success();
@@ -349,36 +396,63 @@ bool Machine::releaseBarriers() {
 
 LogicalResult Machine::reportDeadlock() {
   cur = nullptr;
-  unsigned counts[5] = {};
+  unsigned counts[6] = {};
+  unsigned firstRank = 0;
   Warp *first = nullptr;
-  for (Warp &w : warps) {
-    ++counts[w.state];
-    if (w.state != Warp::Exited && !first)
-      first = &w;
+  for (unsigned r = 0; r < clusterCtas; ++r) {
+    switchCta(r);
+    for (Warp &w : warps) {
+      ++counts[w.state];
+      if (w.state != Warp::Exited && !first) {
+        first = &w;
+        firstRank = r;
+      }
+    }
   }
-  InFlightDiagnostic d =
-      program
-          .ops[first->state == Warp::AtMBarrier ? first->pc
-                                                : std::max(first->pc - 1, 0)]
-          ->emitError()
-      << "axe-gpu-run: kernel @" << program.name << ", " << where(-1)
-      << ": deadlock: " << counts[Warp::AtBarrier]
-      << " warp(s) wait at a barrier, " << counts[Warp::AtMBarrier]
-      << " on an mbarrier phase that cannot complete, " << counts[Warp::Exited]
-      << " exited";
+  // A warp waiting on an mbarrier retries the wait: pc is at it.
+  auto at = [](const Warp &w) {
+    return w.state == Warp::AtMBarrier ? w.pc : std::max(w.pc - 1, 0);
+  };
+  switchCta(firstRank);
+  std::string who;
+  if (clusterCtas > 1)
+    who = llvm::formatv("cluster ({0}, {1}, {2}) of {3} CTAs", clusterPos[0],
+                        clusterPos[1], clusterPos[2], clusterCtas);
+  else
+    who = where(-1);
+  InFlightDiagnostic d = program.ops[at(*first)]->emitError()
+                         << "axe-gpu-run: kernel @" << program.name << ", "
+                         << who << ": deadlock: " << counts[Warp::AtBarrier]
+                         << " warp(s) wait at a barrier, "
+                         << counts[Warp::AtMBarrier]
+                         << " on an mbarrier phase that cannot complete, "
+                         << counts[Warp::Exited] << " exited";
   if (counts[Warp::AtWarpgroup])
     d << ", " << counts[Warp::AtWarpgroup]
       << " wait(s) for the rest of their warpgroup at a wgmma";
-  for (Warp &w : warps) {
-    const char *what = w.state == Warp::AtBarrier    ? " waits at this barrier"
-                       : w.state == Warp::AtMBarrier ? " waits on this mbarrier"
-                       : w.state == Warp::AtWarpgroup
-                           ? " waits here for the other warps of its "
-                             "warpgroup (wgmma is a warpgroup collective)"
-                           : " exited here";
-    // A warp waiting on an mbarrier retries the wait: pc is at it.
-    int32_t at = w.state == Warp::AtMBarrier ? w.pc : std::max(w.pc - 1, 0);
-    d.attachNote(program.ops[at]->getLoc()) << "warp " << w.id << what;
+  if (counts[Warp::AtCluster])
+    d << ", " << counts[Warp::AtCluster]
+      << " wait(s) at the cluster barrier for threads that have not arrived";
+  for (unsigned r = 0; r < clusterCtas; ++r) {
+    switchCta(r);
+    std::string block =
+        clusterCtas > 1
+            ? std::string(llvm::formatv("block ({0}, {1}, {2}) (rank {3}) ",
+                                        ctaId[0], ctaId[1], ctaId[2], r))
+            : std::string();
+    for (Warp &w : warps) {
+      const char *what =
+          w.state == Warp::AtBarrier    ? " waits at this barrier"
+          : w.state == Warp::AtMBarrier ? " waits on this mbarrier"
+          : w.state == Warp::AtWarpgroup
+              ? " waits here for the other warps of its "
+                "warpgroup (wgmma is a warpgroup collective)"
+          : w.state == Warp::AtCluster
+              ? " waits at this cluster barrier (nvvm.cluster.wait)"
+              : " exited here";
+      d.attachNote(program.ops[at(w)]->getLoc())
+          << block << "warp " << w.id << what;
+    }
   }
   failed = true;
   return failure();
@@ -546,6 +620,14 @@ void Machine::runWarp(Warp &w) {
         return;
       }
       break;
+    case Opc::Cluster:
+      execCluster(i, w, pc);
+      if (w.state == Warp::AtCluster) {
+        w.pc = pc;
+        w.active = mask;
+        return;
+      }
+      break;
     case Opc::Wgmma:
       if (!execWgmma(i, w, pc) && !failed)
         return; // blocked until the warpgroup's other warps arrive
@@ -649,6 +731,8 @@ void Machine::step(const Inst &i) {
     return execWgmmaGroup(i);
   case Opc::Tcgen05:
     return execTcgen05(i);
+  case Opc::Mapa:
+    return execMapa(i);
   default:
     fail(i, -1, "internal: unexpected instruction");
   }
@@ -704,26 +788,27 @@ bool Machine::checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
 
 void Machine::shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
                            int64_t bytes, bool isWrite) {
-  int32_t t = int32_t(cur->id * 32 + lane);
+  // Threads of the cluster: rank * 1024 + the thread's linear index.
+  int32_t t = int32_t(curRank * 1024 + cur->id * 32 + lane);
   for (int64_t k = byte; k < byte + bytes; ++k) {
     Shadow &s = b.shadow[k];
     const char *kind = nullptr;
     int32_t other = -1;
-    if (s.writeEpoch == epoch && s.writer != t) {
+    if (s.writer != t && unordered(s.writeEpoch)) {
       kind = isWrite ? "write after write" : "read after write";
       other = s.writer;
-    } else if (isWrite && s.readEpoch == epoch && s.reader != t &&
-               s.reader != -1) {
+    } else if (isWrite && s.reader != t && s.reader != -1 &&
+               unordered(s.readEpoch)) {
       kind = "write after read";
       other = s.reader;
     }
     if (kind) {
-      std::string by = other == -2 ? std::string("several threads")
-                                   : "thread " + std::to_string(other);
+      std::string by =
+          other == -2 ? std::string("several threads") : threadName(other);
       fail(i, lane,
            llvm::formatv("data race ({0}) on byte {1} of {2} (shared "
-                         "memory) with {3} since the last barrier",
-                         kind, k, b.name, by));
+                         "memory{3}) with {4} since the last barrier",
+                         kind, k, b.name, ctaOfBuffer(b), by));
       return;
     }
     if (isWrite) {

@@ -6,7 +6,8 @@
 // Interpreter.cpp (scheduler, control flow, memory), Elementwise.cpp
 // (arith, math, vector), WarpOps.cpp (gpu, nvvm, nvgpu warp collectives and
 // async copies), HopperOps.cpp (TMA loads, wgmma), BlackwellOps.cpp
-// (tcgen05 and tensor memory).
+// (tcgen05 and tensor memory), ClusterOps.cpp (clusters: co-scheduling,
+// cluster barriers, distributed shared memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,7 +77,14 @@ struct Frame {
 };
 
 struct Warp {
-  enum State : uint8_t { Ready, AtBarrier, AtMBarrier, Exited, AtWarpgroup };
+  enum State : uint8_t {
+    Ready,
+    AtBarrier,
+    AtMBarrier,
+    Exited,
+    AtWarpgroup,
+    AtCluster
+  };
   unsigned id = 0;
   uint32_t launched = 0; // lanes that exist
   uint32_t active = 0;
@@ -100,6 +108,27 @@ struct Warp {
   /// wgmma operations not committed yet, and committed groups not waited
   /// for.
   int64_t wgmmaUncommitted = 0, wgmmaGroups = 0;
+  /// The cluster barrier: lanes that arrived in the current phase, lanes
+  /// that arrived and have not waited yet, and the phase of the last
+  /// arrival (an AtCluster warp waits for it to complete).
+  uint32_t clusterArrived = 0, clusterUnwaited = 0;
+  uint64_t clusterArrivePhase = 0;
+};
+
+/// The state of one CTA of a running cluster. The Machine's own members
+/// hold the running CTA's; the others are parked here and swapped in when
+/// their warps run (Machine::switchCta), so a launch without clusters never
+/// swaps.
+struct CtaState {
+  int64_t ctaId[3] = {0, 0, 0};
+  llvm::SmallVector<unsigned> sharedBuffers;
+  int dynamicShared = -1;
+  std::vector<Warp> warps;
+  uint32_t epoch = 0;
+  std::vector<uint32_t> tmem;
+  TmemAllocator tmemAllocator;
+  std::map<unsigned, std::pair<size_t, unsigned>> tmemAllocSites;
+  bool tmemRelinquished = false;
 };
 
 class Machine {
@@ -185,9 +214,9 @@ public:
   void queueCopy(const Inst &i, int lane, Buffer &dst, int64_t dstByte,
                  const uint8_t *src, unsigned bytes, unsigned srcBytes);
   void arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
-              bool mayComplete);
+              bool mayComplete, bool remote = false);
   bool mbarrierReleased(const Warp &w);
-  void completePhase(MBarrierState &b);
+  void completePhase(MBarrierState &b, bool remote = false);
 
   // HopperOps.cpp (sm_90: TMA, wgmma)
   void execTmaLoad(const Inst &i);
@@ -208,6 +237,26 @@ public:
   void execTcgen05Cp(const Inst &i);
   void execTcgen05Shift(const Inst &i);
   bool checkTmemReleased();
+
+  // ClusterOps.cpp (sm_90: clusters, distributed shared memory)
+  mlir::LogicalResult runCluster(const int64_t clusterPos[3]);
+  void setupCta(unsigned rank);
+  void switchCta(unsigned rank);
+  void swapCtaState(CtaState &s);
+  void advanceEpoch() { epoch = (++epochClock << 4) | curRank; }
+  bool unordered(uint32_t e) const {
+    return e == epoch ||
+           (clusterCtas > 1 && (e & 15) != curRank && (e >> 4) >= clusterClock);
+  }
+  void execCluster(const Inst &i, Warp &w, int32_t &pc);
+  bool releaseClusterBarrier();
+  void execMapa(const Inst &i);
+  bool resolveRemote(const Inst &i, int lane, uint64_t address, int64_t bytes,
+                     bool isLoad, Buffer *&buf, int64_t &byte, bool atomic);
+  std::string ctaName(unsigned rank) const;
+  std::string threadName(int32_t t) const;
+  std::string ctaOfBuffer(const Buffer &b) const;
+  void advanceClusterEpoch();
 
   /// Reports an error at `i` for `lane` (-1: the whole warp) and stops.
   void fail(const Inst &i, int lane, const llvm::Twine &message);
@@ -235,6 +284,8 @@ public:
   int64_t ctaId[3] = {0, 0, 0};
   int64_t threadsPerCta = 0;
   uint32_t epoch = 1;
+  /// The mbarriers of the running cluster's CTAs, by (buffer, index):
+  /// buffers are the cluster's, so a remote arrive finds its CTA's.
   std::map<std::pair<uint32_t, int64_t>, MBarrierState> mbarriers;
   /// The CTA's tensor memory (kTmemLanes x kTmemColumns cells, made at the
   /// first tcgen05.alloc), its allocated columns, the tcgen05.alloc that
@@ -244,6 +295,20 @@ public:
   TmemAllocator tmemAllocator;
   std::map<unsigned, std::pair<size_t, unsigned>> tmemAllocSites; // by column
   bool tmemRelinquished = false;
+
+  /// The running cluster: its CTAs, its position (in clusters), the rank of
+  /// the running CTA, the parked CTAs (by rank), each CTA's shared buffers
+  /// (by rank; for distributed shared memory) and the cluster barrier's
+  /// phase. Race epochs are (clock << 4 | rank): `clusterClock` is the
+  /// clock of the last cluster barrier (accesses of other CTAs before it
+  /// are ordered).
+  unsigned clusterCtas = 1;
+  int64_t clusterPos[3] = {0, 0, 0};
+  unsigned curRank = 0;
+  std::vector<CtaState> parked;
+  std::vector<llvm::SmallVector<unsigned>> clusterShared;
+  uint64_t clusterPhase = 0;
+  uint32_t epochClock = 0, clusterClock = 0;
 
   // The running warp.
   Warp *cur = nullptr;

@@ -19,27 +19,43 @@ using namespace axe::gpusim;
 bool Machine::resolvePointer(const Inst &i, int lane, uint64_t address,
                              int64_t bytes, unsigned addressSpace, bool isLoad,
                              Buffer *&buf, int64_t &byte, bool atomic) {
+  if (addressSpace == 7)
+    return resolveRemote(i, lane, address, bytes, isLoad, buf, byte, atomic);
   bool shared = addressSpace == 3;
-  for (Buffer &b : buffers) {
-    if ((b.space == Space::Shared) != shared || b.space == Space::Private)
-      continue;
+  // The buffer whose extent holds the first byte; checkBytes reports an
+  // access that runs past its end. Global buffers are the arguments (the
+  // first ctaBufferBase), shared ones the running CTA's.
+  Buffer *found = nullptr;
+  int64_t at = 0;
+  auto holds = [&](Buffer &b) {
     int64_t base = shared ? b.sharedBase : int64_t(intptr_t(b.data));
-    int64_t at = int64_t(address) - base;
-    // The buffer whose extent holds the first byte; checkBytes reports an
-    // access that runs past its end.
-    if (at >= b.lo && at < std::max(b.hi, b.lo + 1)) {
-      buf = &b;
-      byte = at;
-      if (!atomic)
-        return checkBytes(i, lane, b, at, bytes, isLoad);
-      // Atomic objects (mbarriers): bounds only, no race or poison check.
-      if (at + bytes <= b.hi)
-        return true;
-      fail(i, lane,
-           llvm::formatv("{0} bytes at byte {1} run past the {2} bytes of {3}",
-                         bytes, at, b.hi, b.name));
+    at = int64_t(address) - base;
+    if (at < b.lo || at >= std::max(b.hi, b.lo + 1))
       return false;
-    }
+    found = &b;
+    return true;
+  };
+  if (shared) {
+    for (unsigned k : clusterShared[curRank])
+      if (holds(buffers[k]))
+        break;
+  } else {
+    for (unsigned k = 0; k < ctaBufferBase; ++k)
+      if (holds(buffers[k]))
+        break;
+  }
+  if (found) {
+    buf = found;
+    byte = at;
+    if (!atomic)
+      return checkBytes(i, lane, *found, at, bytes, isLoad);
+    // Atomic objects (mbarriers): bounds only, no race or poison check.
+    if (at + bytes <= found->hi)
+      return true;
+    fail(i, lane,
+         llvm::formatv("{0} bytes at byte {1} run past the {2} bytes of {3}",
+                       bytes, at, found->hi, found->name));
+    return false;
   }
   fail(i, lane,
        llvm::formatv("{0} of {1} bytes at address {2:x} ({3} memory), which "
@@ -65,6 +81,7 @@ void Machine::execPointerAccess(const Inst &i, bool isLoad) {
   uint64_t m = i.kind == Kind::Int ? widthMask(i.bits) : ~uint64_t(0);
   unsigned space = unsigned(i.imm[1]);
   int64_t addr[32] = {};
+  bool remote = false;
   forLanes(mask, [&](int l) {
     if (failed)
       return;
@@ -73,6 +90,9 @@ void Machine::execPointerAccess(const Inst &i, bool isLoad) {
     if (!resolvePointer(i, l, reg(i.in[0], 0, l), bytes, space, isLoad, b,
                         byte))
       return;
+    if (space == 7)
+      remote |= !llvm::is_contained(clusterShared[curRank],
+                                    unsigned(b - buffers.data()));
     uint8_t *p = b->data + byte;
     for (uint32_t e = 0; e < i.n; ++e) {
       uint64_t w = isLoad ? 0 : reg(i.in[1], e, l);
@@ -87,10 +107,18 @@ void Machine::execPointerAccess(const Inst &i, bool isLoad) {
   });
   if (failed || !mask)
     return;
-  if (space == 3)
+  if (space == 7) {
+    // Distributed shared memory goes through the cluster's network, not
+    // the CTA's banks: requests and bytes only.
+    SiteStats &s = stats.sites[indexOf(i)];
+    ++s.clusterRequests;
+    s.remoteRequests += remote;
+    s.clusterBytes += uint64_t(bytes) * popcount(mask);
+  } else if (space == 3) {
     countShared(i, addr, mask, unsigned(bytes));
-  else
+  } else {
     countGlobal(i, addr, mask, unsigned(bytes));
+  }
 }
 
 /// nvvm.stmatrix: the inverse of ldmatrix. Lane l's register j holds the

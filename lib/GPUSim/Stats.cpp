@@ -26,7 +26,7 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
                         const KernelStats &s) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> byName;
   uint64_t issues = 0, laneOps = 0;
-  SiteStats shared, global, bulk;
+  SiteStats shared, global, bulk, cluster;
   for (size_t i = 0; i < s.sites.size(); ++i) {
     const SiteStats &site = s.sites[i];
     auto &n = byName[statName(p, i).str()];
@@ -42,10 +42,14 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
     bulk.bulkOps += site.bulkOps;
     bulk.bulkSharedBytes += site.bulkSharedBytes;
     bulk.bulkGlobalBytes += site.bulkGlobalBytes;
+    cluster.clusterRequests += site.clusterRequests;
+    cluster.remoteRequests += site.remoteRequests;
+    cluster.clusterBytes += site.clusterBytes;
   }
   j.attribute("name", p.name);
   j.attribute("launches", int64_t(s.launches));
   j.attribute("ctas", int64_t(s.ctas));
+  j.attribute("clusters", int64_t(s.clusters));
   j.attribute("warps", int64_t(s.warps));
   j.attribute("seconds", s.seconds);
   j.attribute("warp_instructions", int64_t(issues));
@@ -70,6 +74,12 @@ static void writeKernel(llvm::json::OStream &j, const Program &p,
   j.attributeObject("global_total", [&] {
     j.attribute("requests", int64_t(global.globalRequests));
     j.attribute("sectors", int64_t(global.globalSectors));
+  });
+  // Distributed shared memory: accesses through shared::cluster addresses.
+  j.attributeObject("dsmem_total", [&] {
+    j.attribute("requests", int64_t(cluster.clusterRequests));
+    j.attribute("remote_requests", int64_t(cluster.remoteRequests));
+    j.attribute("bytes", int64_t(cluster.clusterBytes));
   });
   // TMA loads and wgmma: whole-tile transfers, not per-lane accesses.
   j.attributeObject("bulk_total", [&] {

@@ -11,6 +11,8 @@
 
 #include "Machine.h"
 
+#include "axe/GPUSim/Cluster.h"
+
 #include "axe/GPUSim/Fragments.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -56,6 +58,36 @@ void Machine::execSReg(const Inst &i) {
     case SRegOp::NWarpId:
       v = numWarps;
       break;
+    case SRegOp::ClusterCtaIdX:
+    case SRegOp::ClusterCtaIdY:
+    case SRegOp::ClusterCtaIdZ: {
+      int d = uint8_t(sub) - uint8_t(SRegOp::ClusterCtaIdX);
+      v = ctaId[d] % dims.cluster[d];
+      break;
+    }
+    case SRegOp::ClusterNCtaIdX:
+    case SRegOp::ClusterNCtaIdY:
+    case SRegOp::ClusterNCtaIdZ:
+      v = dims.cluster[uint8_t(sub) - uint8_t(SRegOp::ClusterNCtaIdX)];
+      break;
+    case SRegOp::ClusterCtaRank:
+      v = curRank;
+      break;
+    case SRegOp::ClusterNCtaRank:
+      v = clusterCtas;
+      break;
+    case SRegOp::ClusterIdX:
+    case SRegOp::ClusterIdY:
+    case SRegOp::ClusterIdZ:
+      v = clusterPos[uint8_t(sub) - uint8_t(SRegOp::ClusterIdX)];
+      break;
+    case SRegOp::NClusterIdX:
+    case SRegOp::NClusterIdY:
+    case SRegOp::NClusterIdZ: {
+      int d = uint8_t(sub) - uint8_t(SRegOp::NClusterIdX);
+      v = dims.grid[d] / dims.cluster[d];
+      break;
+    }
     }
     reg(i.out[0], 0, l) = uint64_t(v) & m;
   });
@@ -517,8 +549,9 @@ std::optional<std::pair<uint32_t, int64_t>> Machine::mbarrierKey(const Inst &i,
     // A raw shared address: the barrier is the 8 bytes there.
     Buffer *b;
     int64_t byte;
-    if (!resolvePointer(i, lane, reg(i.in[0], 0, lane), 8, 3, false, b, byte,
-                        /*atomic=*/true))
+    unsigned space = i.imm.size() > 2 ? unsigned(i.imm[2]) : 3;
+    if (!resolvePointer(i, lane, reg(i.in[0], 0, lane), 8, space, false, b,
+                        byte, /*atomic=*/true))
       return std::nullopt;
     if (byte % 8) {
       fail(i, lane,
@@ -546,7 +579,7 @@ MBarrierState *Machine::mbarrierOf(const Inst &i, int lane) {
 /// `count` arrivals of a thread; the phase completes when no arrival and
 /// no transaction byte is pending.
 void Machine::arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
-                     bool mayComplete) {
+                     bool mayComplete, bool remote) {
   if (!b.initialized)
     return fail(i, lane, "arrive on an mbarrier that was not initialized");
   b.pending -= count;
@@ -559,17 +592,21 @@ void Machine::arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
     return;
   if (!mayComplete)
     return fail(i, lane, "mbarrier.arrive.nocomplete completes the phase");
-  completePhase(b);
+  completePhase(b, remote);
 }
 
 /// The phase completes: the next one expects the initial count again, and
 /// the bytes TMA loads wrote for it become readable.
-void Machine::completePhase(MBarrierState &b) {
+void Machine::completePhase(MBarrierState &b, bool remote) {
   ++b.phase;
   b.pending = b.expected;
   // Completing a phase orders the arrivers' accesses before the waiters':
-  // the race detector treats it as a barrier.
-  ++epoch;
+  // the race detector treats it as a barrier (of the cluster when a remote
+  // arrive completes it).
+  if (remote)
+    advanceClusterEpoch();
+  else
+    advanceEpoch();
   for (const auto &[buffer, byte, count] : b.tmaWrites) {
     Buffer &d = buffers[buffer];
     for (int64_t k = byte; k < byte + count; ++k)
@@ -608,8 +645,14 @@ void Machine::execMBarrier(const Inst &i, int32_t &pc) {
       return;
     }
     case MBarrierOp::Arrive:
-      reg(i.out[0], 0, l) = b->phase;
-      return arrive(i, l, *b, 1, true);
+      // A remote (shared::cluster) arrive returns no state.
+      if (!i.out.empty())
+        reg(i.out[0], 0, l) = b->phase;
+      return arrive(
+          i, l, *b, 1, true,
+          i.imm.size() > 2 && i.imm[2] == 7 &&
+              decodeClusterAddress(reg(i.in[0], 0, l), curRank).rank !=
+                  curRank);
     case MBarrierOp::ArriveNoComplete:
       reg(i.out[0], 0, l) = b->phase;
       return arrive(i, l, *b, int64_t(reg(i.in[2], 0, l)), false);

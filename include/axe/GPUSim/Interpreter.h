@@ -1,6 +1,7 @@
 //===- Interpreter.h - Runs a decoded kernel on the CPU ---------*- C++ -*-===//
 //
-// A launch runs its CTAs one after another; a CTA's warps run round-robin,
+// A launch runs its clusters of CTAs one after another (a CTA is a cluster
+// of one without clusters); the warps of a cluster's CTAs run round-robin,
 // each until it blocks at a barrier or returns, its 32 lanes in lockstep
 // under an active mask (docs/GPURun.md). Global memory is the host's: a
 // memref argument is read and written through its descriptor.
@@ -23,9 +24,8 @@ struct LaunchDims {
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t dynamicSharedBytes = 0;
-  /// CTAs per cluster. No cluster operation (DSMEM, cluster barriers,
-  /// multicast) is modelled, so a cluster changes only what the launch
-  /// accepts: CTAs still run one after another.
+  /// CTAs per cluster (at most 16). The CTAs of a cluster run together
+  /// (their warps round-robin), clusters one after another.
   int64_t cluster[3] = {1, 1, 1};
 };
 

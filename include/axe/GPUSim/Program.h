@@ -90,6 +90,10 @@ enum class Opc : uint8_t {
   WgmmaWait,
   // sm_100: tcgen05 (Inst::sub is a Tcgen05Op).
   Tcgen05,
+  // sm_90 clusters: the cluster barrier (Inst::sub is a ClusterOp), mapa
+  // and shared::cluster -> shared::cta casts.
+  Cluster,
+  Mapa,
 };
 
 /// Sub-operations (Inst::sub).
@@ -205,8 +209,25 @@ enum class SRegOp : uint8_t {
   NCtaIdZ,
   LaneId,
   WarpId,
-  NWarpId
+  NWarpId,
+  // Clusters (sm_90): position in the cluster, its shape, the rank, the
+  // cluster's position in the grid and the grid's shape in clusters.
+  ClusterCtaIdX,
+  ClusterCtaIdY,
+  ClusterCtaIdZ,
+  ClusterNCtaIdX,
+  ClusterNCtaIdY,
+  ClusterNCtaIdZ,
+  ClusterCtaRank,
+  ClusterNCtaRank,
+  ClusterIdX,
+  ClusterIdY,
+  ClusterIdZ,
+  NClusterIdX,
+  NClusterIdY,
+  NClusterIdZ
 };
+enum class ClusterOp : uint8_t { Arrive, ArriveRelaxed, Wait };
 enum class ShuffleMode : uint8_t { Xor, Up, Down, Idx };
 enum class VoteOp : uint8_t { Ballot, Any, All, Uni };
 enum class MBarrierOp : uint8_t {

@@ -28,10 +28,15 @@ struct SiteStats {
   /// TMA and wgmma: operations (a TMA load per issuing thread, a wgmma per
   /// warpgroup) and the bytes they move, not per-lane accesses.
   uint64_t bulkOps = 0, bulkSharedBytes = 0, bulkGlobalBytes = 0;
+  /// Accesses through shared::cluster addresses (!llvm.ptr<7>): warp-wide
+  /// requests, those naming another CTA's shared memory, and bytes.
+  uint64_t clusterRequests = 0, remoteRequests = 0, clusterBytes = 0;
 };
 
 struct KernelStats {
   uint64_t launches = 0, ctas = 0, warps = 0;
+  /// Clusters of more than one CTA launched.
+  uint64_t clusters = 0;
   double seconds = 0;
   std::vector<SiteStats> sites; // per instruction of the program
 };
