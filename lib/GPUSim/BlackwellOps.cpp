@@ -293,10 +293,12 @@ void Machine::execTcgen05Cp(const Inst &i) {
       for (unsigned w = 0; w < shape.words(); ++w) {
         int64_t address = tcgen05CpSourceAddress(d, r, w);
         Buffer *buf = nullptr;
-        for (Buffer &x : buffers)
-          if (x.space == Space::Shared && address >= x.sharedBase + x.lo &&
+        for (unsigned id : clusterShared[curRank]) {
+          Buffer &x = buffers[id];
+          if (address >= x.sharedBase + x.lo &&
               address + 4 <= x.sharedBase + x.hi)
             buf = &x;
+        }
         if (!buf)
           return fail(
               i, l,

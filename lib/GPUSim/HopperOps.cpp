@@ -193,10 +193,14 @@ bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
     for (int kk = 0; kk < k; ++kk) {
       int64_t address = wgmmaKMajorAddress(d, r, kk, 2);
       Buffer *buf = nullptr;
-      for (Buffer &x : buffers)
-        if (x.space == Space::Shared && address >= x.sharedBase + x.lo &&
+      // The running CTA's shared memory: in a cluster, its peers' buffers
+      // sit at the same shared addresses.
+      for (unsigned id : clusterShared[curRank]) {
+        Buffer &x = buffers[id];
+        if (address >= x.sharedBase + x.lo &&
             address + 2 <= x.sharedBase + x.hi)
           buf = &x;
+      }
       if (!buf) {
         fail(i, lane,
              llvm::formatv("element ({0}, {1}) of {2} operand {3} is at "

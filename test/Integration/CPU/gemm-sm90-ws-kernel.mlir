@@ -20,7 +20,7 @@
 // RUN: axe-opt %axe_src_root/test/Dialect/Axe/kernels/gemm_sm90_ws.mlir --axe-to-nvvm=chip=sm_90 \
 // RUN:   | axe-gpu-run --extra-module=%S/Inputs/gemm-sm90-ws-main.mlir -e main -entry-point-result=i32 \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
-// RUN:   --stats=%t.stats.json | FileCheck %s
+// RUN:   --check-races --stats=%t.stats.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats.json
 
 // CHECK: gemm_sm90_ws on cpu mismatches: 0
