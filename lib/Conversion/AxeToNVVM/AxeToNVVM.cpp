@@ -692,6 +692,7 @@ void registerNVVMBackend() {
   backend.addSchedules = [](ScheduleRegistry &registry) {
     nvvm::addSIMTSchedules(registry);
     nvvm::addMmaSchedules(registry);
+    nvvm::addMatrixMoveSchedules(registry);
     nvvm::addTmaSchedules(registry);
     nvvm::addWgmmaSchedules(registry);
     nvvm::addTcgen05Schedules(registry);

@@ -14,6 +14,9 @@ void addSIMTSchedules(ScheduleRegistry &registry);
 /// The tensor-core GEMM on mma.sync fragments (NVVMMma.cpp).
 void addMmaSchedules(ScheduleRegistry &registry);
 
+/// Shared <-> register copies by ldmatrix / stmatrix (NVVMMatrixMoves.cpp).
+void addMatrixMoveSchedules(ScheduleRegistry &registry);
+
 /// Global -> shared copies as TMA boxes on mbarriers (NVVMTma.cpp).
 void addTmaSchedules(ScheduleRegistry &registry);
 
