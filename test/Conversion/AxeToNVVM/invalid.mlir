@@ -252,3 +252,21 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     return
   }
 }
+
+// -----
+
+// stmatrix moves 8x8 matrices whose rows are 16 aligned bytes of shared
+// memory; a column-major shared tile has none.
+!s = !axe.buffer<16x16xf16, #axe.layout<S[(16, 16) : (1, 16)]>, shared>
+!r = !axe.buffer<16x16xf16, #axe.layout<S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @stmatrix_columns() {
+    axe.kernel grid [1] threads 32 {
+      %s = axe.alloc : !s
+      %r = axe.alloc : !r
+      // expected-error @below {{forced schedule 'stmatrix' declined axe.copy on target sm_90: the register layout does not tile the 8x8 matrix fragment (lane t: row t/4, columns 2(t mod 4) + {0, 1}, or its transpose) in 32-bit registers whose rows are 16 aligned bytes of the shared operand}}
+      axe.copy %r to %s at warp {schedule = "stmatrix"} : !r to !s
+    }
+    return
+  }
+}
