@@ -693,6 +693,7 @@ void registerNVVMBackend() {
     nvvm::addSIMTSchedules(registry);
     nvvm::addMmaSchedules(registry);
     nvvm::addMatrixMoveSchedules(registry);
+    nvvm::addShuffleCopySchedules(registry);
     nvvm::addTmaSchedules(registry);
     nvvm::addWgmmaSchedules(registry);
     nvvm::addTcgen05Schedules(registry);

@@ -17,6 +17,9 @@ void addMmaSchedules(ScheduleRegistry &registry);
 /// Shared <-> register copies by ldmatrix / stmatrix (NVVMMatrixMoves.cpp).
 void addMatrixMoveSchedules(ScheduleRegistry &registry);
 
+/// Register exchange between lanes by shfl.sync.idx (NVVMShuffleCopy.cpp).
+void addShuffleCopySchedules(ScheduleRegistry &registry);
+
 /// Global -> shared copies as TMA boxes on mbarriers (NVVMTma.cpp).
 void addTmaSchedules(ScheduleRegistry &registry);
 

@@ -119,8 +119,9 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 // -----
 
 // Lane l holds element 2l and 2l + 1 of x but element l and l + 32 of y:
-// the copy exchanges registers through a shared scratch, with a barrier
-// after the holders write it and one after the readers are done.
+// the staged copy exchanges registers through a shared scratch, with a
+// barrier after the holders write it and one after the readers are done.
+// (Left to choose, the shuffle schedule of the next case takes it.)
 // CHECK-LABEL: gpu.func @exchange_kernel
 // CHECK-SAME: workgroup(%[[S:.*]] : memref<64xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: memref.store %{{.*}}, %[[S]][%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>
@@ -131,6 +132,36 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 !y = !axe.buffer<64xf32, #axe.layout<S[(2, 32) : (1, 1@laneid)]>, reg>
 module attributes {axe.target = #axe.target<"sm_80">} {
   func.func @exchange(%X: memref<64xf32>, %Y: memref<64xf32>) {
+    axe.kernel grid [1] threads 32 {
+      %gx = axe.view %X[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+      %gy = axe.view %Y[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+      %x = axe.alloc : !x
+      axe.copy %gx to %x at warp : !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global> to !x
+      %y = axe.alloc : !y
+      axe.copy %x to %y at warp {schedule = "nvvm.copy.staged"} : !x to !y
+      axe.copy %y to %gy at warp : !y to !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+    }
+    return
+  }
+}
+
+// -----
+
+// The same exchange by shuffles: y's register 0 of lane l is x's register
+// l mod 2 of lane l / 2, so each destination register takes two shfl.idx
+// (one per source register, from lane tables) and a select by the lane's
+// register table.
+// CHECK-LABEL: gpu.func @shuffled_kernel
+// CHECK-NOT: workgroup(
+// CHECK-DAG: arith.constant dense<[0, 0, 1, 1, 2, 2, {{.*}}, 15, 15]> : vector<32xi32>
+// CHECK-DAG: arith.constant dense<[0, 1, 0, 1, {{.*}}, 0, 1]> : vector<32xi32>
+// CHECK: gpu.shuffle  idx
+// CHECK: gpu.shuffle  idx
+// CHECK: arith.select
+!x = !axe.buffer<64xf32, #axe.layout<S[(32, 2) : (1@laneid, 1)]>, reg>
+!y = !axe.buffer<64xf32, #axe.layout<S[(2, 32) : (1, 1@laneid)]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @shuffled(%X: memref<64xf32>, %Y: memref<64xf32>) {
     axe.kernel grid [1] threads 32 {
       %gx = axe.view %X[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
       %gy = axe.view %Y[0] : memref<64xf32> -> !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
