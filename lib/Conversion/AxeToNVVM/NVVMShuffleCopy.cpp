@@ -160,16 +160,46 @@ ScheduleMatch matchShuffle(Operation *raw, const ScheduleContext &ctx) {
   return ScheduleMatch::accept(*plan);
 }
 
-/// The constant table's entry for the current lane.
+/// The table's entry for the current lane, without an indexed array (which
+/// LLVM would put on the stack): a constant when all lanes agree; the XOR of
+/// one constant per set lane bit when the table is XOR-linear in the lane's
+/// bits (what layouts of power-of-2 extents give); else a select per lane.
 Value laneEntry(OpBuilder &b, Location loc, const std::array<int32_t, 32> &t,
                 Value lane) {
-  bool uniform = llvm::all_equal(t);
-  if (uniform)
-    return arith::ConstantIntOp::create(b, loc, t[0], 32);
-  auto type = VectorType::get({32}, b.getI32Type());
-  Value table = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(type, ArrayRef<int32_t>(t)));
-  return vector::ExtractOp::create(b, loc, table, OpFoldResult(lane));
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  if (llvm::all_equal(t))
+    return i32(t[0]);
+  Value l = arith::IndexCastOp::create(b, loc, b.getI32Type(), lane);
+  bool linear = true;
+  for (int x = 0; x < 32 && linear; ++x) {
+    int32_t v = t[0];
+    for (int bit = 0; bit < 5; ++bit)
+      if (x >> bit & 1)
+        v ^= t[1 << bit] ^ t[0];
+    linear = v == t[x];
+  }
+  if (linear) {
+    Value v = i32(t[0]);
+    for (int bit = 0; bit < 5; ++bit) {
+      int32_t column = t[1 << bit] ^ t[0];
+      if (!column)
+        continue;
+      Value set = arith::TruncIOp::create(
+          b, loc, b.getI1Type(), arith::ShRUIOp::create(b, loc, l, i32(bit)));
+      v = arith::XOrIOp::create(
+          b, loc, v, arith::SelectOp::create(b, loc, set, i32(column), i32(0)));
+    }
+    return v;
+  }
+  Value v = i32(t[31]);
+  for (int x = 30; x >= 0; --x)
+    v = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, l, i32(x)),
+        i32(t[x]), v);
+  return v;
 }
 
 LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,

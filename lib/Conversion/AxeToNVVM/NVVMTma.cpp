@@ -314,7 +314,8 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
   Value box = boxView(rw, loc, *dst, plan);
   // TMA's coordinates run innermost first.
   SmallVector<Value, 4> coords;
-  for (OpFoldResult o : llvm::reverse(view.getMixedOffsets()))
+  SmallVector<OpFoldResult> offsets = view.getMixedOffsets();
+  for (OpFoldResult o : llvm::reverse(offsets))
     coords.push_back(getValueOrCreateConstantIndexOp(rw, loc, o));
   Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
                                        rank->rank, indexConstant(rw, loc, 0));
