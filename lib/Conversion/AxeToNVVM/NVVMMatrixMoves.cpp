@@ -232,16 +232,8 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
   const GPUOperand &reg = (*ops)[0], &shared = (*ops)[1];
   const TargetCodegen &cg = *ctx.codegen;
   Value lane = cg.axisValue(rw, loc, "laneid");
-  SmallVector<Value, 2> warpBase{indexConstant(rw, loc, 0),
-                                 indexConstant(rw, loc, 0)};
-  if (!plan.warpAxes.empty()) {
-    auto view = InstanceEmitter::get(reg.layout(), reg.shape(), plan.warpAxes);
-    CoordValue w;
-    for (const std::string &axis : plan.warpAxes)
-      w.set(axis, cg.axisValue(rw, loc, axis));
-    InstanceBase base = view->emitBase(rw, loc, w);
-    warpBase.assign(base.logical.begin(), base.logical.end());
-  }
+  SmallVector<Value, 2> warpBase =
+      emitInstanceBase(rw, loc, cg, reg, plan.warpAxes);
   Type elt = reg.elementType();
   MLIRContext *mctx = rw.getContext();
   auto laneIndex = [&](int64_t div, int64_t mod) {

@@ -387,19 +387,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
   e.baseA = laneBase(plan.a);
   e.baseB = laneBase(plan.b);
   e.baseC = laneBase(plan.c);
-  {
-    const GPUOperand &c = ops[2];
-    if (plan.warpAxes.empty()) {
-      e.warpBase = {indexConstant(rw, loc, 0), indexConstant(rw, loc, 0)};
-    } else {
-      auto view = InstanceEmitter::get(c.layout(), c.shape(), plan.warpAxes);
-      CoordValue w;
-      for (const std::string &axis : plan.warpAxes)
-        w.set(axis, cg.axisValue(rw, loc, axis));
-      InstanceBase base = view->emitBase(rw, loc, w);
-      e.warpBase.assign(base.logical.begin(), base.logical.end());
-    }
-  }
+  e.warpBase = emitInstanceBase(rw, loc, cg, ops[2], plan.warpAxes);
   Type accType = ops[2].elementType();
   VectorType cType = fragmentType(plan.c.size(), accType);
   // Accumulators in, carried through the K loop, out.

@@ -232,16 +232,8 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   const InstructionAtom &atom = *plan.atom;
 
   // The warpgroup's base in C and this thread's base in the atom.
-  SmallVector<Value, 2> groupBase{indexConstant(rw, loc, 0),
-                                  indexConstant(rw, loc, 0)};
-  if (!plan.groupAxes.empty()) {
-    auto view = InstanceEmitter::get(c.layout(), c.shape(), plan.groupAxes);
-    CoordValue g;
-    for (const std::string &axis : plan.groupAxes)
-      g.set(axis, cg.axisValue(rw, loc, axis));
-    InstanceBase base = view->emitBase(rw, loc, g);
-    groupBase.assign(base.logical.begin(), base.logical.end());
-  }
+  SmallVector<Value, 2> groupBase =
+      emitInstanceBase(rw, loc, cg, c, plan.groupAxes);
   auto dEmitter =
       InstanceEmitter::get(plan.d.layout, plan.d.shape, {"tid_in_wg"});
   CoordValue me;

@@ -907,4 +907,20 @@ Value siteBarrierPointer(OpBuilder &b, Location loc, const SiteBarrier &s) {
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
 }
 
+SmallVector<Value, 2> emitInstanceBase(OpBuilder &b, Location loc,
+                                       const TargetCodegen &cg,
+                                       const GPUOperand &operand,
+                                       ArrayRef<std::string> axes) {
+  SmallVector<Value, 2> base(operand.shape().size(), indexConstant(b, loc, 0));
+  if (axes.empty())
+    return base;
+  auto view = InstanceEmitter::get(operand.layout(), operand.shape(), axes);
+  CoordValue at;
+  for (const std::string &axis : axes)
+    at.set(axis, cg.axisValue(b, loc, axis));
+  InstanceBase instance = view->emitBase(b, loc, at);
+  return SmallVector<Value, 2>(instance.logical.begin(),
+                               instance.logical.end());
+}
+
 } // namespace axe::nvvm

@@ -153,6 +153,13 @@ void addStagedSchedule(ScheduleRegistry &r, llvm::StringRef name,
                        llvm::StringRef opName, Schedule::MatchFn match,
                        Schedule::RewriteFn rewrite, llvm::StringRef what);
 
+/// The logical base of the current thread's instance of `operand` over
+/// `axes` (its warp's or warpgroup's part); zeros when `axes` is empty.
+llvm::SmallVector<mlir::Value, 2>
+emitInstanceBase(mlir::OpBuilder &b, mlir::Location loc,
+                 const TargetCodegen &cg, const GPUOperand &operand,
+                 llvm::ArrayRef<std::string> axes);
+
 /// One fixed fragment of an atom over one thread axis (laneid for
 /// mma.sync, tid_in_wg for wgmma): local element j of thread t is at
 /// logical base(t) + offsets[j] and in register slot slots[j].
