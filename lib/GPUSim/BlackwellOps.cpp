@@ -292,13 +292,7 @@ void Machine::execTcgen05Cp(const Inst &i) {
     for (unsigned r = 0; r < shape.rows; ++r)
       for (unsigned w = 0; w < shape.words(); ++w) {
         int64_t address = tcgen05CpSourceAddress(d, r, w);
-        Buffer *buf = nullptr;
-        for (unsigned id : clusterShared[curRank]) {
-          Buffer &x = buffers[id];
-          if (address >= x.sharedBase + x.lo &&
-              address + 4 <= x.sharedBase + x.hi)
-            buf = &x;
-        }
+        Buffer *buf = sharedBufferHolding(address, 4);
         if (!buf)
           return fail(
               i, l,

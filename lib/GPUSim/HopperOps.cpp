@@ -183,6 +183,18 @@ static double wgmmaOperand(Kind k, uint16_t w) {
 /// tcgen05.mma) from shared memory through its descriptor, as doubles, row
 /// by row into `out`. False (after a diagnostic for `lane`, -1: the warp)
 /// when an element lies outside every shared buffer or its bytes are not
+Buffer *Machine::sharedBufferHolding(int64_t address, int64_t bytes) {
+  // The running CTA's shared memory: in a cluster, its peers' buffers sit at
+  // the same shared addresses.
+  for (unsigned id : clusterShared[curRank]) {
+    Buffer &x = buffers[id];
+    if (address >= x.sharedBase + x.lo &&
+        address + bytes <= x.sharedBase + x.hi)
+      return &x;
+  }
+  return nullptr;
+}
+
 /// readable.
 bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
                                 const char *which, const MatrixDescriptor &d,
@@ -192,15 +204,7 @@ bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) {
       int64_t address = wgmmaKMajorAddress(d, r, kk, 2);
-      Buffer *buf = nullptr;
-      // The running CTA's shared memory: in a cluster, its peers' buffers
-      // sit at the same shared addresses.
-      for (unsigned id : clusterShared[curRank]) {
-        Buffer &x = buffers[id];
-        if (address >= x.sharedBase + x.lo &&
-            address + 2 <= x.sharedBase + x.hi)
-          buf = &x;
-      }
+      Buffer *buf = sharedBufferHolding(address, 2);
       if (!buf) {
         fail(i, lane,
              llvm::formatv("element ({0}, {1}) of {2} operand {3} is at "

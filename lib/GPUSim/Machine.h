@@ -223,6 +223,9 @@ public:
   bool execWgmma(const Inst &i, Warp &w, int32_t pc);
   void computeWgmma(const Inst &i, unsigned group);
   void execWgmmaGroup(const Inst &i);
+  /// The running CTA's shared buffer holding `bytes` bytes at shared
+  /// `address`, or null.
+  Buffer *sharedBufferHolding(int64_t address, int64_t bytes);
   bool readKMajorOperand(const Inst &i, int lane, const char *op,
                          const char *which, const MatrixDescriptor &d,
                          uint64_t desc, int rows, int k, Kind kind,
