@@ -1,11 +1,13 @@
 //===- NVVMTcgen05.cpp - tcgen05 and tensor memory on sm_100a -------------===//
 //
-// Three schedules around a tmem accumulator:
+// Four schedules around a tmem accumulator:
 //  - 'tcgen05' gemm: A and B K-major shared tiles (descriptors in the sm_100
 //    format, from the atoms tile-of finds), C a tmem buffer placed exactly
 //    as the target's tcgen05.mma atom puts D (data path D: row i on lane i).
 //    One thread of the scope issues a tcgen05.mma per K step of 16 and
 //    commits them to the site's mbarrier; the scope's threads wait on it.
+//  - 'tcgen05.cp' copy, shared -> tmem: 128 rows of 32 bytes per
+//    instruction from a descriptor of the shared atoms, one issuing thread.
 //  - 'tcgen05.ld' copy, tmem -> registers, and 'tcgen05.st' fill of tmem:
 //    a warpgroup, each warp on its own 32-lane quarter of TMEM (the access
 //    rule of the 32x32b shape), the registers laid out as the target's
@@ -362,6 +364,89 @@ LogicalResult rewriteFill(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// shared -> tmem
+//===----------------------------------------------------------------------===//
+
+ScheduleMatch matchCopyIn(Operation *raw, const ScheduleContext &ctx) {
+  if (ScheduleMatch m = matchInKernel(raw, ctx); !m.accepted())
+    return m;
+  auto op = cast<CopyOp>(raw);
+  ScopeKind scope = scopeOf(raw);
+  if (scope < ScopeKind::Warp || scope > ScopeKind::CTA)
+    return ScheduleMatch::decline(
+        "one thread issues tcgen05.cp for the threads of a warp, warpgroup "
+        "or CTA; the scope is " +
+        stringifyScopeKind(scope).str());
+  if (auto ok = checkGPUOperand(op.getSource()); !ok)
+    return ScheduleMatch::decline(ok.message());
+  if (spaceOf(op.getSource()) != MemorySpace::Shared)
+    return ScheduleMatch::decline("tcgen05.cp copies shared memory to tmem");
+  if (auto root = tmemRoot(op.getTarget()); !root)
+    return ScheduleMatch::decline(root.message());
+  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
+  if (auto d = checkDatapathD(t); !d)
+    return ScheduleMatch::decline(d.message());
+  if (s.getShape() != t.getShape() || s.getElementType() != t.getElementType())
+    return ScheduleMatch::decline("tcgen05.cp converts nothing; the "
+                                  "operands' shapes or element types differ");
+  if (t.getShape()[1] % 8 != 0)
+    return ScheduleMatch::decline(
+        "tcgen05.cp.128x256b moves 8 columns of 32 bits per row; the tile "
+        "has " +
+        std::to_string(t.getShape()[1]));
+  // Each row's 32-byte pieces are read as the K direction of a K-major
+  // canonical layout, as the MMA operands are.
+  auto plan =
+      planSharedOperand(s, "the source", "tcgen05.cp", DescriptorFormat::Sm100);
+  if (!plan)
+    return ScheduleMatch::decline(plan.message());
+  return ScheduleMatch::accept(*plan);
+}
+
+LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
+                            const std::any &anyPlan, RewriterBase &rw) {
+  auto op = cast<CopyOp>(raw);
+  const auto &plan = *std::any_cast<SharedOperandPlan>(&anyPlan);
+  const TargetCodegen &cg = *ctx.codegen;
+  Location loc = op.getLoc();
+  SiteBarrier site = createSiteBarrier(rw, op->getParentOfType<KernelOp>(), cg);
+  rw.setInsertionPoint(op);
+  auto ops = operandsOf(raw, rw, {op.getSource()});
+  if (failed(ops))
+    return failure();
+  FailureOr<ScopeRank> rank = scopeRank(rw, op, cg);
+  if (failed(rank))
+    return failure();
+  Value root = (*tmemRoot(op.getTarget()))->getResult(0);
+  int64_t cols = typeOf(op.getTarget()).getShape()[1];
+  Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                       rank->rank, indexConstant(rw, loc, 0));
+  guarded(rw, loc, leader, [&](OpBuilder &b) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    fence(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value zero = indexConstant(b, loc, 0);
+    for (int64_t c0 = 0; c0 < cols; c0 += 8) {
+      Value desc = emitMatrixDescriptor(b, loc, (*ops)[0], plan, zero,
+                                        indexConstant(b, loc, c0));
+      NVVM::Tcgen05CpOp::create(b, loc, NVVM::Tcgen05CpShape::SHAPE_128x256b,
+                                NVVM::CTAGroupKind::CTA_1,
+                                NVVM::Tcgen05CpMulticast::NONE,
+                                NVVM::Tcgen05CpSrcFormatAttr(),
+                                tmemAddress(b, loc, root, Value(), c0), desc);
+    }
+    NVVM::Tcgen05CommitOp::create(b, loc, siteBarrierPointer(b, loc, site),
+                                  Value(), NVVM::CTAGroupKind::CTA_1);
+  });
+  emitPhaseWait(rw, loc, site);
+  fence(rw, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  rw.eraseOp(op);
+  return success();
+}
+
 } // namespace
 
 void addTcgen05Schedules(ScheduleRegistry &registry) {
@@ -377,6 +462,12 @@ void addTcgen05Schedules(ScheduleRegistry &registry) {
                       "tmem to registers by tcgen05.ld.32x32b, each warp of "
                       "the warpgroup on its 32-lane quarter",
                       matchLoad, rewriteLoad});
+  (void)registry.add({"tcgen05.cp", "axe.copy", targets, 30,
+                      "shared to tmem by tcgen05.cp.128x256b from sm_100 "
+                      "descriptors of the shared atoms (8 columns per "
+                      "instruction), one issuing thread, committed to an "
+                      "mbarrier the scope waits on",
+                      matchCopyIn, rewriteCopyIn});
   (void)registry.add({"tcgen05.st", "axe.fill", targets, 30,
                       "tmem filled by tcgen05.st.32x32b, each warp of the "
                       "warpgroup on its 32-lane quarter",

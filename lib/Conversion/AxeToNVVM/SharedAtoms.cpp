@@ -163,9 +163,8 @@ axe::nvvm::planSharedOperand(BufferType type, llvm::StringRef name,
                 "direction");
   int64_t sbo = steps->first * p.elementBytes;
   int64_t lbo = tiling->mode ? 16 : steps->second * p.elementBytes;
-  if (16 * p.elementBytes > tiling->lineBytes && tiling->mode)
-    return fail("a K step of 16 elements is wider than " + name.str() + "'s " +
-                std::to_string(tiling->lineBytes) + "-byte lines");
+  // Every step of these instructions reads 32 bytes of a row (16 16-bit
+  // elements, 8 32-bit ones), which the narrowest swizzle line holds.
   for (int64_t v : {sbo, lbo})
     if (v < 0 || v % 16 != 0 || (v >> 4) >= (int64_t(1) << 14))
       return fail("the atoms of " + name.str() + " are " + std::to_string(v) +

@@ -270,3 +270,21 @@ module attributes {axe.target = #axe.target<"sm_90">} {
     return
   }
 }
+
+// -----
+
+// tcgen05.cp reads rows of 32 bytes through a descriptor: a column-major
+// shared tile is no K-major atom tiling.
+!s = !axe.buffer<128x32xf32, #axe.layout<S[(128, 32) : (1, 128)]>, shared>
+!t = !axe.buffer<128x32xf32, #axe.layout<S[(128, 32) : (1@TLane, 1@TCol)]>, tmem>
+module attributes {axe.target = #axe.target<"sm_100a">} {
+  func.func @tcgen05_cp_columns() {
+    axe.kernel grid [1] threads 128 {
+      %s = axe.alloc : !s
+      %t = axe.alloc : !t
+      // expected-error-re @below {{forced schedule 'tcgen05.cp' declined axe.copy on target sm_100a: tcgen05.cp reads the source through a shared-memory descriptor: the layout S[(128, 32) : (1, 128)] is no tile of a shared-memory atom {{.*}}}}
+      axe.copy %s to %t at warpgroup {schedule = "tcgen05.cp"} : !s to !t
+    }
+    return
+  }
+}
