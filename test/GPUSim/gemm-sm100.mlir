@@ -13,10 +13,11 @@
 // CHECK: gemm_sm100 mismatches: 0
 // CHECK-NEXT: C[100][700] = -7
 
-// 16 CTAs (2 x 8 tiles of 128 x 128), 8 k-tiles of 64 each: 4 tcgen05.mma
+// 16 CTAs (2 x 8 tiles of 128 x 128) in 8 clusters of 2, 8 k-tiles of 64 each: 4 tcgen05.mma
 // (M = N = 128, K = 16) per k-tile, one TMEM allocation per CTA; the bulk
 // bytes are the 256 TMA boxes (16 KiB) plus (128 + 128) x 16 x 2 per mma.
 // STATS: "name": "gemm_sm100_kernel",
+// STATS: "clusters": 8,
 // STATS: "nvvm.tcgen05.alloc": {
 // STATS-NEXT: "issues": 16,
 // STATS: "nvvm.tcgen05.mma": {

@@ -10,7 +10,8 @@
 // warpgroup 1 (warps 4-7) zeroes the accumulator first and at the end reads
 // it with tcgen05.ld, each warp its 32-lane quarter, into registers (row t
 // on thread t of the warpgroup) and writes C. CTA barriers hand each stage
-// on; warps 2-3 only take part in them.
+// on; warps 2-3 only take part in them. CTAs launch in clusters of 2 along
+// M; each keeps its own tiles and TMEM (no multicast or cta_group::2 yet).
 
 #gA = #axe.layout<S[(128, 64) : (512, 1)]>
 #gC = #axe.layout<S[(128, 128) : (1024, 1)]>
@@ -19,6 +20,7 @@
 #rows = #axe.layout<S[(128, 128) : (1@tid_in_wg, 1)]>
 
 // CHECK-LABEL: func.func @gemm_sm100
+// CHECK: axe.kernel grid [%{{.*}}, 8] threads 256 cluster [2, 1] {
 // CHECK: axe.alloc : !axe.buffer<128x128xf32, #axe.layout<S[(128, 128) : (1@TLane, 1@TCol)]>, tmem>
 // CHECK: axe.copy_async %{{.*}} to %{{.*}} at warp {schedule = {sm_100a = "tma"}}
 // CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warp {schedule = {sm_100a = "tcgen05"}, transpose_b}
@@ -32,7 +34,7 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     %c128 = arith.constant 128 : index
     %c512 = arith.constant 512 : index
     %zero = arith.constant 0.0 : f32
-    axe.kernel grid [%mTiles, 8] threads 256 {
+    axe.kernel grid [%mTiles, 8] threads 256 cluster [2, 1] {
       %bx = axe.axis_id bx
       %by = axe.axis_id by
       %m0 = arith.muli %bx, %c128 : index
