@@ -288,3 +288,21 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     return
   }
 }
+
+// -----
+
+// Shuffles exchange registers within a warp: y's lane 16 of warp 0 holds
+// element 32, which x keeps in warp 1.
+!x = !axe.buffer<64xf32, #axe.layout<S[(2, 32) : (1@warpid, 1@laneid)]>, reg>
+!y = !axe.buffer<64xf32, #axe.layout<S[(32, 2) : (1@laneid, 1@warpid)]>, reg>
+module attributes {axe.target = #axe.target<"sm_80">} {
+  func.func @shuffle_across_warps() {
+    axe.kernel grid [1] threads 64 {
+      %x = axe.alloc : !x
+      %y = axe.alloc : !y
+      // expected-error @below {{forced schedule 'nvvm.copy.shuffle' declined axe.copy on target sm_80: thread 16's register of element 32 is held by no lane of its warp in the source; shuffles exchange within a warp}}
+      axe.copy %x to %y at cta {schedule = "nvvm.copy.shuffle"} : !x to !y
+    }
+    return
+  }
+}
