@@ -93,6 +93,38 @@ void fence(OpBuilder &b, Location loc, NVVM::Tcgen05FenceKind kind) {
   NVVM::Tcgen05FenceOp::create(b, loc, kind);
 }
 
+/// What every one-thread tcgen05 operation does around its instructions:
+/// the scope's first thread fences (shared data written by ordinary stores
+/// must reach the async proxy), runs `issue` and commits it to the site's
+/// mbarrier (made at the kernel's start); every thread of the scope waits
+/// for it, then fences before the barrier that hands the result on. The
+/// insertion point is `op`, which is erased.
+LogicalResult emitIssuedByOneThread(Operation *op, const TargetCodegen &cg,
+                                    RewriterBase &rw,
+                                    function_ref<void(OpBuilder &)> issue) {
+  Location loc = op->getLoc();
+  SiteBarrier site = createSiteBarrier(rw, op->getParentOfType<KernelOp>(), cg);
+  FailureOr<ScopeRank> rank = scopeRank(rw, op, cg);
+  if (failed(rank))
+    return failure();
+  Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                       rank->rank, indexConstant(rw, loc, 0));
+  guarded(rw, loc, leader, [&](OpBuilder &b) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    fence(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    issue(b);
+    NVVM::Tcgen05CommitOp::create(b, loc, siteBarrierPointer(b, loc, site),
+                                  Value(), NVVM::CTAGroupKind::CTA_1);
+  });
+  emitPhaseWait(rw, loc, site);
+  fence(rw, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  rw.eraseOp(op);
+  return success();
+}
+
 ScheduleMatch matchInKernel(Operation *op, const ScheduleContext &ctx) {
   if (!op->getParentOfType<KernelOp>())
     return ScheduleMatch::decline("the operator is outside an axe.kernel");
@@ -193,26 +225,13 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
                          const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<GemmOp>(raw);
   const auto &plan = *std::any_cast<MmaPlan>(&anyPlan);
-  const TargetCodegen &cg = *ctx.codegen;
   Location loc = op.getLoc();
-  SiteBarrier site = createSiteBarrier(rw, op->getParentOfType<KernelOp>(), cg);
   rw.setInsertionPoint(op);
   auto ops = operandsOf(raw, rw, {op.getA(), op.getB()});
   if (failed(ops))
     return failure();
-  FailureOr<ScopeRank> rank = scopeRank(rw, op, cg);
-  if (failed(rank))
-    return failure();
   Value root = (*tmemRoot(op.getC()))->getResult(0);
-  Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                       rank->rank, indexConstant(rw, loc, 0));
-  guarded(rw, loc, leader, [&](OpBuilder &b) {
-    // Shared data written by ordinary stores must reach the async proxy.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    fence(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  return emitIssuedByOneThread(op, *ctx.codegen, rw, [&](OpBuilder &b) {
     Value d = tmemAddress(b, loc, root, Value(), 0);
     Value idesc = arith::ConstantIntOp::create(b, loc, plan.idesc, 32);
     Value accumulate = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -226,14 +245,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, d, da, db,
           idesc, accumulate, Value(), Value());
     }
-    NVVM::Tcgen05CommitOp::create(b, loc, siteBarrierPointer(b, loc, site),
-                                  Value(), NVVM::CTAGroupKind::CTA_1);
   });
-  emitPhaseWait(rw, loc, site);
-  // Ordered before the barrier that hands the accumulator on.
-  fence(rw, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  rw.eraseOp(op);
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,26 +420,14 @@ LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
                             const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<CopyOp>(raw);
   const auto &plan = *std::any_cast<SharedOperandPlan>(&anyPlan);
-  const TargetCodegen &cg = *ctx.codegen;
   Location loc = op.getLoc();
-  SiteBarrier site = createSiteBarrier(rw, op->getParentOfType<KernelOp>(), cg);
   rw.setInsertionPoint(op);
   auto ops = operandsOf(raw, rw, {op.getSource()});
   if (failed(ops))
     return failure();
-  FailureOr<ScopeRank> rank = scopeRank(rw, op, cg);
-  if (failed(rank))
-    return failure();
   Value root = (*tmemRoot(op.getTarget()))->getResult(0);
   int64_t cols = typeOf(op.getTarget()).getShape()[1];
-  Value leader = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                       rank->rank, indexConstant(rw, loc, 0));
-  guarded(rw, loc, leader, [&](OpBuilder &b) {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    fence(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  return emitIssuedByOneThread(op, *ctx.codegen, rw, [&](OpBuilder &b) {
     Value zero = indexConstant(b, loc, 0);
     for (int64_t c0 = 0; c0 < cols; c0 += 8) {
       Value desc = emitMatrixDescriptor(b, loc, (*ops)[0], plan, zero,
@@ -438,13 +438,7 @@ LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
                                 NVVM::Tcgen05CpSrcFormatAttr(),
                                 tmemAddress(b, loc, root, Value(), c0), desc);
     }
-    NVVM::Tcgen05CommitOp::create(b, loc, siteBarrierPointer(b, loc, site),
-                                  Value(), NVVM::CTAGroupKind::CTA_1);
   });
-  emitPhaseWait(rw, loc, site);
-  fence(rw, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  rw.eraseOp(op);
-  return success();
 }
 
 } // namespace
