@@ -90,7 +90,7 @@ Result<ViewOp> boxSource(Value src, KernelOp kernel) {
 }
 
 /// Checks the shared operand against what TMA writes, and the box's limits.
-Result<TmaPlan> planBox(const TargetDescription &target, Value src, Value dst) {
+Result<TmaPlan> planBox(Value src, Value dst) {
   BufferType s = typeOf(src), t = typeOf(dst);
   if (s.getShape() != t.getShape())
     return fail("TMA copies a box of one shape; the operands' differ");
@@ -165,7 +165,6 @@ Result<TmaPlan> planBox(const TargetDescription &target, Value src, Value dst) {
         "the box starts " + std::to_string((first - storage->lo) * bits / 8) +
         " bytes into its shared buffer; TMA with " + swizzleName(plan.mode) +
         " needs " + std::to_string(align) + "-byte aligned boxes");
-  (void)target;
   return plan;
 }
 
@@ -185,7 +184,7 @@ ScheduleMatch matchTma(Operation *raw, const ScheduleContext &ctx) {
       boxSource(op.getSource(), raw->template getParentOfType<KernelOp>());
   if (!view)
     return ScheduleMatch::decline(view.message());
-  auto plan = planBox(*ctx.target, op.getSource(), op.getTarget());
+  auto plan = planBox(op.getSource(), op.getTarget());
   if (!plan)
     return ScheduleMatch::decline(plan.message());
   if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
