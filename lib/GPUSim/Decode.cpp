@@ -18,6 +18,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -85,6 +86,37 @@ private:
   FailureOr<int64_t> sharedBuffer(memref::GetGlobalOp op);
   void spec(Inst &i, OpFoldResult r, Operation *op);
   FailureOr<BufferDecl> staticBuffer(MemRefType t, Operation *where);
+  /// memref.view's LLVM lowering moves the result's base pointer by the
+  /// shift and gives it offset 0; the interpreter keeps the base and adds
+  /// the shift to the offset. Loads and stores see the same bytes either
+  /// way; what reads the base back (extract_strided_metadata,
+  /// extract_aligned_pointer_as_index, reinterpret_cast) would not, so such
+  /// programs are refused rather than run differently.
+  LogicalResult checkViewBaseUnused(memref::ViewOp view) {
+    auto shift = getConstantIntValue(view.getByteShift());
+    if (shift && *shift == 0)
+      return success();
+    SmallVector<Value> values{view.getResult()};
+    while (!values.empty()) {
+      Value v = values.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (auto cast = dyn_cast<memref::CastOp>(user)) {
+          values.push_back(cast.getResult());
+          continue;
+        }
+        if (isa<memref::ExtractStridedMetadataOp,
+                memref::ExtractAlignedPointerAsIndexOp,
+                memref::ReinterpretCastOp>(user))
+          return user->emitError("axe-gpu-run: '")
+                 << user->getName()
+                 << "' reads the base of a memref.view at a nonzero byte "
+                    "shift; the interpreter models such views as an offset "
+                    "into their source, not as a moved base pointer";
+      }
+    }
+    return success();
+  }
+
   LogicalResult unsupported(Operation *op) {
     return op->emitError("axe-gpu-run: unsupported op '")
            << op->getName() << "' in kernel @" << p.name;
@@ -718,6 +750,8 @@ LogicalResult Decoder::view(Operation *o) {
     return success();
   }
   if (auto v = dyn_cast<memref::ViewOp>(o)) {
+    if (failed(checkViewBaseUnused(v)))
+      return failure();
     i.sub = uint8_t(ViewOp::ByteView);
     i.in.push_back(in(v.getByteShift()));
     unsigned dyn = 0;

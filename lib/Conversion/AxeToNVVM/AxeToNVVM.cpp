@@ -297,6 +297,10 @@ LogicalResult dropTokenCarriers(gpu::GPUFuncOp func, Value placeholder,
 /// shared memory, which a launch sizes (and the runtime opts into).
 constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
+/// The gpu.module attribute through which convert-axe-to-nvvm tells
+/// axe-to-ptx how its dynamic shared memory must be aligned.
+constexpr StringLiteral kDynamicSharedAlignAttr = "axe_dynamic_shared_align";
+
 /// The bytes of a shared axe.alloc's flat storage.
 int64_t sharedBytes(AllocOp alloc) {
   auto type = cast<BufferType>(alloc.getType());
@@ -314,6 +318,42 @@ int64_t sharedBytes(AllocOp alloc) {
 int64_t sharedAlignment(AllocOp alloc) {
   return cast<BufferType>(alloc.getType()).getLayout().effectiveSwizzle() ? 1024
                                                                           : 128;
+}
+
+/// A shared buffer `bytes` into the dynamic shared memory, as `memType`
+/// (rank 1) at that element offset. memref.view's result would carry the
+/// shift in its base pointer instead of its offset; then a later
+/// reinterpret_cast of its base (TMA boxes, matrix descriptors) is right
+/// only where views are modelled exactly as the LLVM lowering does. A view
+/// of the whole window at byte 0 and a subview keep the shift an offset.
+Value dynamicSharedView(RewriterBase &rw, Location loc, Value dynamic,
+                        MemRefType memType, int64_t bytes) {
+  int64_t elementBytes =
+      (memType.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  int64_t first = bytes / elementBytes;
+  int64_t size = memType.getDimSize(0);
+  auto whole =
+      MemRefType::get({first + size}, memType.getElementType(),
+                      MemRefLayoutAttrInterface(), memType.getMemorySpace());
+  Value zero = arith::ConstantIndexOp::create(rw, loc, 0);
+  Value view =
+      memref::ViewOp::create(rw, loc, whole, dynamic, zero, ValueRange());
+  return memref::SubViewOp::create(rw, loc, view, ArrayRef<int64_t>{first},
+                                   ArrayRef<int64_t>{size},
+                                   ArrayRef<int64_t>{1});
+}
+
+/// Records on the kernel's gpu.module the alignment its dynamic shared
+/// memory needs (a swizzled buffer's 1024 bytes): upstream's lowering
+/// declares the window 16-byte aligned, and axe-to-ptx raises that
+/// (AlignDynamicShared below).
+void requireDynamicSharedAlignment(gpu::GPUFuncOp func, int64_t alignment) {
+  auto module = func->getParentOfType<gpu::GPUModuleOp>();
+  if (auto old = module->getAttrOfType<IntegerAttr>(kDynamicSharedAlignAttr))
+    alignment = std::max(alignment, old.getInt());
+  module->setAttr(
+      kDynamicSharedAlignAttr,
+      IntegerAttr::get(IntegerType::get(func.getContext(), 64), alignment));
 }
 
 /// Where each shared buffer of `func` lives: one workgroup attribution
@@ -335,6 +375,9 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
   MLIRContext *ctx = rw.getContext();
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   dynamicBytes = total > kStaticSharedBytes ? total : 0;
+  int64_t maxAlignment = 16;
+  for (AllocOp alloc : shared)
+    maxAlignment = std::max(maxAlignment, sharedAlignment(alloc));
   Value dynamic;
   if (dynamicBytes) {
     rw.setInsertionPointToStart(&func.getBody().front());
@@ -360,11 +403,12 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
     }
     offset = llvm::alignTo(offset, align);
     rw.setInsertionPointAfterValue(dynamic);
-    Value shift = arith::ConstantIndexOp::create(rw, alloc.getLoc(), offset);
-    placed[alloc] = memref::ViewOp::create(rw, alloc.getLoc(), memType, dynamic,
-                                           shift, ValueRange());
+    placed[alloc] =
+        dynamicSharedView(rw, alloc.getLoc(), dynamic, memType, offset);
     offset += sharedBytes(alloc);
   }
+  if (dynamic)
+    requireDynamicSharedAlignment(func, maxAlignment);
   return placed;
 }
 
@@ -723,6 +767,35 @@ void buildAxeToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+namespace {
+/// Part of axe-to-ptx, after the gpu-to-nvvm conversion: raises the
+/// alignment of the dynamic shared memory window that conversion declares
+/// (16 bytes) to what convert-axe-to-nvvm recorded on the gpu.module. TMA
+/// boxes and wgmma/tcgen05 descriptors swizzle address bits, so a 128-byte
+/// swizzled buffer needs its 1024-byte pattern to start on such a boundary.
+struct AlignDynamicSharedPass
+    : public PassWrapper<AlignDynamicSharedPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AlignDynamicSharedPass)
+  StringRef getArgument() const override { return "axe-align-dynamic-shared"; }
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    auto want = module->getAttrOfType<IntegerAttr>(kDynamicSharedAlignAttr);
+    if (!want)
+      return;
+    module->removeAttr(kDynamicSharedAlignAttr);
+    for (auto global : module.getOps<LLVM::GlobalOp>()) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0)
+        continue;
+      uint64_t have = global.getAlignment().value_or(0);
+      if (have < uint64_t(want.getInt()))
+        global.setAlignment(uint64_t(want.getInt()));
+    }
+  }
+};
+} // namespace
+
 void buildAxeToPTXPipeline(OpPassManager &pm, const AxeToPTXOptions &options) {
   buildAxeToNVVMPipeline(pm, options);
   // Upstream's gpu-lower-to-nvvm-pipeline, less its nvvm-attach-target:
@@ -744,6 +817,7 @@ void buildAxeToPTXPipeline(OpPassManager &pm, const AxeToPTXOptions &options) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createStripDebugInfoPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(std::make_unique<AlignDynamicSharedPass>());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

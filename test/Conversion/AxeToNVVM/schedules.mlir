@@ -179,14 +179,19 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 // -----
 
 // 64 KiB of shared buffers: more than CUDA's 48 KiB of static shared
-// memory, so both are views of the dynamic shared memory the launch sizes.
+// memory, so both are views of the dynamic shared memory the launch sizes:
+// each a view of the window from byte 0 and a subview at the buffer's
+// offset, so that the shift stays the memref's offset (not its base).
 // CHECK-LABEL: func.func @big_shared
 // CHECK: gpu.launch_func @big_shared_kernels::@big_shared_kernel {{.*}} dynamic_shared_memory_size %c65536_i32
+// CHECK: gpu.module @big_shared_kernels
+// CHECK-SAME: axe_dynamic_shared_align = 128
 // CHECK: gpu.func @big_shared_kernel(
 // CHECK-NOT: workgroup(
 // CHECK: %[[D:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[D]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
-// CHECK-DAG: memref.view %[[D]][%c32768{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[W:.*]] = memref.view %[[D]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.subview %[[W]][8192] [8192] [1] : memref<16384xf32, #gpu.address_space<workgroup>> to memref<8192xf32, strided<[1], offset: 8192>, #gpu.address_space<workgroup>>
 !big = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
 !gbig = !axe.buffer<128x64xf32, #axe.layout<S[(128, 64) : (64, 1)]>, global>
 module attributes {axe.target = #axe.target<"sm_80">} {
