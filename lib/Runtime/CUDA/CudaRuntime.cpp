@@ -231,7 +231,84 @@ int64_t tensorMapElementBytes(int64_t dataType) {
   }
 }
 
+/// Launch timing for benchmarks (axeCudaTimeLaunches). The generated host
+/// code creates, synchronizes and destroys a stream around every launch and
+/// encodes its TMA descriptors on each call, so a wall clock around it
+/// measures the host as much as the kernel; events around the launch alone
+/// do not.
+struct LaunchTiming {
+  std::mutex mutex;
+  bool enabled = false;
+  double millis = 0;
+  int64_t launches = 0;
+};
+
+LaunchTiming &launchTiming() {
+  static LaunchTiming *timing = new LaunchTiming(); // see ContextTable
+  return *timing;
+}
+
+/// Runs `launch` (which enqueues one kernel on `stream` and returns whether
+/// that worked), bracketed by timed events when timing is on. It then waits
+/// for the kernel so that its time is known before the next launch.
+template <typename Launch>
+void launchTimed(CUstream stream, const char *entry, Launch launch) {
+  LaunchTiming &timing = launchTiming();
+  {
+    std::lock_guard<std::mutex> lock(timing.mutex);
+    if (!timing.enabled) {
+      launch();
+      return;
+    }
+  }
+  CUevent start = nullptr, stop = nullptr;
+  if (!check(cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate", entry) ||
+      !check(cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate", entry)) {
+    if (start)
+      cuEventDestroy(start);
+    launch();
+    return;
+  }
+  float millis = 0;
+  bool timed = check(cuEventRecord(start, stream), "cuEventRecord", entry) &&
+               launch() &&
+               check(cuEventRecord(stop, stream), "cuEventRecord", entry) &&
+               check(cuEventSynchronize(stop), "cuEventSynchronize", entry) &&
+               check(cuEventElapsedTime(&millis, start, stop),
+                     "cuEventElapsedTime", entry);
+  cuEventDestroy(start);
+  cuEventDestroy(stop);
+  if (!timed)
+    return;
+  std::lock_guard<std::mutex> lock(timing.mutex);
+  timing.millis += millis;
+  ++timing.launches;
+}
+
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Launch timing (axe's own entry points, for benchmarks)
+//===----------------------------------------------------------------------===//
+
+/// Turns launch timing on (non-zero) or off, and clears the totals.
+AXE_CUDA_EXPORT void axeCudaTimeLaunches(int32_t enable) {
+  LaunchTiming &timing = launchTiming();
+  std::lock_guard<std::mutex> lock(timing.mutex);
+  timing.enabled = enable != 0;
+  timing.millis = 0;
+  timing.launches = 0;
+}
+
+/// The device time in milliseconds of the kernels launched since timing was
+/// turned on, summed; `launches` (if not null) gets how many were timed.
+AXE_CUDA_EXPORT double axeCudaTimedLaunches(int64_t *launches) {
+  LaunchTiming &timing = launchTiming();
+  std::lock_guard<std::mutex> lock(timing.mutex);
+  if (launches)
+    *launches = timing.launches;
+  return timing.millis;
+}
 
 //===----------------------------------------------------------------------===//
 // Modules and kernels
@@ -271,6 +348,13 @@ AXE_CUDA_EXPORT void mgpuModuleUnload(CUmodule module) {
   // A module that failed to load was reported then; unloading it is moot.
   if (!module)
     return;
+  // The generated code unloads from a global destructor, which may run
+  // after the driver has shut down at process exit (seen on an H200 with
+  // driver 580: every call then fails with CUDA_ERROR_DEINITIALIZED). The
+  // driver has released the module by then; there is nothing to report.
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
   AXE_ENSURE_CONTEXT();
   AXE_CU(cuModuleUnload, module);
 }
@@ -306,8 +390,10 @@ AXE_CUDA_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
   AXE_ENSURE_CONTEXT();
   if (!prepareSharedMemory(function, smem, __func__))
     return;
-  AXE_CU(cuLaunchKernel, function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-         smem, stream, params, extra);
+  launchTimed(stream, __func__, [&] {
+    return AXE_CU(cuLaunchKernel, function, gridX, gridY, gridZ, blockX, blockY,
+                  blockZ, smem, stream, params, extra);
+  });
 }
 
 /// Thread-block cluster launch (sm_90+). MLIR 22 passes no parameter count
@@ -347,7 +433,9 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  AXE_CU(cuLaunchKernelEx, &config, function, params, extra);
+  launchTimed(stream, __func__, [&] {
+    return AXE_CU(cuLaunchKernelEx, &config, function, params, extra);
+  });
 }
 
 //===----------------------------------------------------------------------===//

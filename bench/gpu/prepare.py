@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Builds, on a machine without a GPU, everything the GPU run needs.
+
+The GPU machine has CUDA and a C++ compiler but no LLVM or MLIR, so this
+script compiles each program here down to x86-64 object files whose
+gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
+
+  * the benchmark kernels of this folder (gemm_sm90_4096*.mlir), for
+    GemmVsCublas.cpp, which includes their list (kernels.inc);
+  * every test of test/Integration/CPU that the GPU interpreter runs for
+    sm_90 (its `axe-to-nvvm=chip=sm_90 | axe-gpu-run` RUN line): the kernel
+    file, and the --extra-module host file if there is one, linked into one
+    object with the same entry point. Their memref.alloc calls (malloc,
+    free) are renamed to axe_test_malloc/axe_test_free, which ManagedAlloc.c
+    serves from CUDA managed memory, since plain host memory is reachable
+    from a GPU only with HMM.
+
+It writes manifest.txt: one line per test, "name
+entry-result check-file check-prefix". run-on-gpu.sh reads that folder on
+the GPU machine; check.py runs FileCheck on what comes back.
+
+Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+def run(cmd, **kw):
+    result = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if result.returncode != 0:
+        sys.stderr.write(f"prepare.py: failed: {' '.join(cmd)}\n{result.stderr}")
+        raise SystemExit(1)
+    return result.stdout
+
+
+def to_object(axe_opt, sources, pipeline, out, rename_alloc):
+    """Lowers each source with its pipeline, links them, emits `out`."""
+    lls = []
+    for i, (src, pipe) in enumerate(zip(sources, pipeline)):
+        mlir = f"{out}.{i}.mlir"
+        ll = f"{out}.{i}.ll"
+        run([axe_opt, src, pipe, "-o", mlir])
+        run([f"{LLVM_BIN}/mlir-translate", "--mlir-to-llvmir", mlir, "-o", ll])
+        lls.append(ll)
+    linked = f"{out}.ll"
+    run([f"{LLVM_BIN}/llvm-link", *lls, "-S", "-o", linked])
+    run([f"{LLVM_BIN}/llc", "-O2", "-filetype=obj", "--relocation-model=pic",
+         linked, "-o", out])
+    if rename_alloc:
+        run([f"{LLVM_BIN}/llvm-objcopy",
+             "--redefine-sym", "malloc=axe_test_malloc",
+             "--redefine-sym", "aligned_alloc=axe_test_aligned_alloc",
+             "--redefine-sym", "free=axe_test_free", out])
+    for f in lls + [linked] + [f"{out}.{i}.mlir" for i in range(len(sources))]:
+        os.remove(f)
+
+
+def gpu_run_line(path, chip):
+    """The interpreter's RUN command for `chip` in a test, joined."""
+    text = open(path).read()
+    lines = [l.split("RUN:", 1)[1].strip()
+             for l in text.splitlines() if l.lstrip().startswith("// RUN:")]
+    commands, current = [], ""
+    for l in lines:
+        current += " " + l.rstrip("\\").strip()
+        if not l.endswith("\\"):
+            commands.append(current.strip())
+            current = ""
+    for c in commands:
+        if f"--axe-to-nvvm=chip={chip}" in c and "axe-gpu-run" in c:
+            return c
+    return None
+
+
+def parse(command, test):
+    d = os.path.dirname(test)
+    subst = lambda s: (s.replace("%axe_src_root", ROOT).replace("%S", d)
+                       .replace("%s", test))
+    kernel = subst(re.search(r"axe-opt (\S+)", command).group(1))
+    extra = re.search(r"--extra-module=(\S+)", command)
+    result = re.search(r"-entry-point-result=(\w+)", command).group(1)
+    prefix = re.search(r"FileCheck %s(?: --check-prefix=(\w+))?\s*$", command)
+    return (kernel, subst(extra.group(1)) if extra else None, result,
+            prefix.group(1) if prefix and prefix.group(1) else "CHECK")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("out")
+    ap.add_argument("--chip", default="sm_90")
+    args = ap.parse_args()
+    axe_opt = os.path.join(args.build, "bin", "axe-opt")
+    os.makedirs(os.path.join(args.out, "tests"), exist_ok=True)
+    kernel_pipe = f"--axe-to-ptx=format=bin chip={args.chip}"
+    host_pipe = "--axe-to-ptx"
+
+    bench = os.path.join(ROOT, "bench", "gpu")
+    names = sorted(f[:-len(".mlir")] for f in os.listdir(bench)
+                   if f.startswith("gemm_sm90_4096") and f.endswith(".mlir"))
+    for name in names:
+        to_object(axe_opt, [os.path.join(bench, name + ".mlir")], [kernel_pipe],
+                  os.path.join(args.out, name + ".o"), rename_alloc=False)
+        print(f"bench kernel {name}")
+    # GemmVsCublas.cpp includes the list.
+    with open(os.path.join(args.out, "kernels.inc"), "w") as inc:
+        inc.write("".join(f"AXE_GEMM({n})\n" for n in names))
+
+    manifest = []
+    tests_dir = os.path.join(ROOT, "test", "Integration", "CPU")
+    for f in sorted(os.listdir(tests_dir)):
+        if not f.endswith(".mlir"):
+            continue
+        test = os.path.join(tests_dir, f)
+        command = gpu_run_line(test, args.chip)
+        if not command:
+            continue
+        kernel, extra, result, prefix = parse(command, test)
+        name = f[:-len(".mlir")]
+        sources, pipes = [kernel], [kernel_pipe]
+        if extra:
+            sources.append(extra)
+            pipes.append(host_pipe)
+        to_object(axe_opt, sources, pipes,
+                  os.path.join(args.out, "tests", name + ".o"),
+                  rename_alloc=True)
+        manifest.append(f"{name} {result} {os.path.relpath(test, ROOT)} {prefix}")
+        print(f"test {name}")
+    with open(os.path.join(args.out, "manifest.txt"), "w") as m:
+        m.write("\n".join(manifest) + "\n")
+    for f in ("GemmVsCublas.cpp", "ManagedAlloc.c", "PrintUtils.c",
+              "run-on-gpu.sh"):
+        shutil.copy(os.path.join(ROOT, "bench", "gpu", f), args.out)
+    shutil.copy(os.path.join(ROOT, "lib", "Runtime", "CUDA", "CudaRuntime.cpp"),
+                args.out)
+    shutil.copy(os.path.join(ROOT, "include", "axe", "Runtime", "CudaRuntime.h"),
+                args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Runs, on a machine with an NVIDIA GPU and the CUDA toolkit (no LLVM or
+# MLIR needed), what bench/gpu/prepare.py built: GemmVsCublas (axe's sm_90a
+# GEMMs against cuBLAS at 4096^3) and the integration tests of
+# test/Integration/CPU compiled for the GPU. Each program runs under a
+# timeout, so that a kernel that deadlocks is reported, not waited for.
+#
+# Usage: run-on-gpu.sh PREPARED_DIR RESULTS_DIR
+# RESULTS_DIR gets gpu.txt, gemm.txt, tests/<name>.out (stdout),
+# tests/<name>.err (stderr and the exit status); check.py reads it.
+set -u
+dir=$(cd "$1" && pwd)
+out=$(mkdir -p "$2" && cd "$2" && pwd)
+cuda=${CUDA_HOME:-/usr/local/cuda}
+cd "$dir"
+mkdir -p "$out/tests"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem \
+  --format=csv >"$out/gpu.txt" 2>&1
+nvidia-smi -q 2>/dev/null | grep -i 'addressing mode' >>"$out/gpu.txt"
+export LD_LIBRARY_PATH="$dir:$cuda/lib64:${LD_LIBRARY_PATH:-}"
+cxx="g++ -O2 -I$dir -I$cuda/include"
+link_cuda="-L$cuda/lib64/stubs -lcuda"
+set -x
+$cxx -fPIC -shared CudaRuntime.cpp -o libaxe_cuda_runtime.so $link_cuda || exit 1
+gcc -O2 -c ManagedAlloc.c -o ManagedAlloc.o || exit 1
+gcc -O2 -c PrintUtils.c -o PrintUtils.o || exit 1
+$cxx GemmVsCublas.cpp gemm_sm90_4096*.o -o gemm-vs-cublas \
+  -L"$dir" -laxe_cuda_runtime -L"$cuda/lib64" -lcublas $link_cuda || exit 1
+set +x
+timeout 60 ./gemm-vs-cublas 20 >"$out/gemm.txt" 2>&1
+echo "exit status $?" >>"$out/gemm.txt"
+cat "$out/gemm.txt"
+while read -r name result file prefix; do
+  if ! $cxx "tests/$name.o" ManagedAlloc.o PrintUtils.o -o "tests/$name" \
+      -L"$dir" -laxe_cuda_runtime $link_cuda -lm >"$out/tests/$name.err" 2>&1; then
+    echo "$name: link failed"
+    continue
+  fi
+  timeout 20 "tests/$name" >"$out/tests/$name.out" 2>>"$out/tests/$name.err"
+  status=$?
+  echo "exit status $status" >>"$out/tests/$name.err"
+  echo "$name: exit $status"
+done <manifest.txt

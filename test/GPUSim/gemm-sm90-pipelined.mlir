@@ -1,0 +1,26 @@
+// The pipelined sm_90a GEMM of the GPU benchmark (bench/gpu/gen_gemm_sm90.py:
+// two buffers of G TMA stages handed over with one CTA barrier each, wgmma
+// m64nBN consumers), generated at the interpreter-sized shape of
+// gemm-sm90-ws-kernel.mlir (N = 1024, K = 512) and run with the same host
+// program, races checked: BN = 256 with G = 2 (the fastest on an H200, 192 KiB
+// of dynamic shared memory) and BN = 128 with G = 1.
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 2 > %t.256.mlir
+// RUN: axe-opt %t.256.mlir --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 128 1 > %t.128.mlir
+// RUN: axe-opt %t.128.mlir --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// The benchmark's checked-in kernels are the generator's output.
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_g2 4096 4096 256 2 \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_g2.mlir
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn128_g1 4096 4096 128 1 \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn128_g1.mlir
+
+// CHECK: gemm_sm90_ws on cpu mismatches: 0
+// CHECK-NEXT: C[100][700] = -7
