@@ -112,6 +112,10 @@ struct Schedule {
   std::string summary;
   MatchFn match;
   RewriteFn rewrite;
+  /// An axe.gemm schedule that honours `zero_init` itself (computes C = A x B
+  /// without reading C). For the others, axe-dispatch fills C with zeros
+  /// before the gemm and drops the attribute.
+  bool zeroInit = false;
 };
 
 class ScheduleRegistry {

@@ -757,6 +757,9 @@ void registerNVVMBackend() {
 void buildAxeToNVVMPipeline(OpPassManager &pm,
                             const AxeToNVVMOptions &options) {
   registerNVVMBackend();
+  // Before dispatch: wgmma and tcgen05.mma start their accumulation from
+  // zero instead of a fill. Not in the CPU pipeline (see the pass).
+  pm.addPass(createAxeZeroInitAccumulators());
   AxeDispatchOptions dispatch;
   dispatch.target = options.chip;
   pm.addPass(createAxeDispatch(dispatch));

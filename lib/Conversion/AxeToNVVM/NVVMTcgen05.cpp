@@ -235,6 +235,8 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
     Value d = tmemAddress(b, loc, root, Value(), 0);
     Value idesc = arith::ConstantIntOp::create(b, loc, plan.idesc, 32);
     Value accumulate = arith::ConstantIntOp::create(b, loc, 1, 1);
+    // zero_init: the first MMA ignores the old D in tensor memory.
+    Value overwrite = arith::ConstantIntOp::create(b, loc, 0, 1);
     Value zero = indexConstant(b, loc, 0);
     for (int64_t k0 = 0; k0 < plan.problem.k; k0 += 16) {
       Value k = indexConstant(b, loc, k0);
@@ -243,7 +245,8 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
       NVVM::Tcgen05MMAOp::create(
           b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
           NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false, d, da, db,
-          idesc, accumulate, Value(), Value());
+          idesc, op.getZeroInit() && k0 == 0 ? overwrite : accumulate, Value(),
+          Value());
     }
   });
 }
@@ -451,7 +454,7 @@ void addTcgen05Schedules(ScheduleRegistry &registry) {
        "one thread issues tcgen05.mma per K step into a tmem accumulator "
        "(data path D) from K-major shared descriptors, committed to an "
        "mbarrier the scope waits on",
-       matchMma, rewriteMma});
+       matchMma, rewriteMma, /*zeroInit=*/true});
   (void)registry.add({"tcgen05.ld", "axe.copy", targets, 30,
                       "tmem to registers by tcgen05.ld.32x32b, each warp of "
                       "the warpgroup on its 32-lane quarter",

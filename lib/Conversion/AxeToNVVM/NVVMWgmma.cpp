@@ -251,10 +251,12 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   Type acc = c.elementType();
   auto structType = LLVM::LLVMStructType::getLiteral(
       mctx, SmallVector<Type>(plan.d.size(), acc));
+  // zero_init: the first step ignores D (scale-d = 0), so C is not read.
+  bool zeroInit = op.getZeroInit();
   SmallVector<Value> accs;
   for (const auto &t : plan.tiles) {
     Value s = LLVM::PoisonOp::create(rw, loc, structType);
-    for (int64_t j = 0; j < plan.d.size(); ++j)
+    for (int64_t j = 0; !zeroInit && j < plan.d.size(); ++j)
       s = LLVM::InsertValueOp::create(rw, loc, s, c.read(rw, loc, cIndex(t, j)),
                                       ArrayRef<int64_t>{plan.d.slots[j]});
     accs.push_back(s);
@@ -283,7 +285,9 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
             addIndex(rw, loc, groupBase[1], indexConstant(rw, loc, t[1])), k);
       accs[i] = NVVM::WgmmaMmaAsyncOp::create(
           rw, loc, structType, accs[i], da, db, shape, in, in,
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMATypes::f32,
+          zeroInit && k0 == 0 ? NVVM::WGMMAScaleOut::zero
+                              : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row, NVVM::MMALayout::col,
           NVVM::MMAIntOverflowAttr());
@@ -309,7 +313,7 @@ void addWgmmaSchedules(ScheduleRegistry &registry) {
        "warpgroup tensor-core tiles from shared-memory descriptors: C's "
        "layout tiles the atom's D fragment per warpgroup; A and B K-major "
        "tiles of one shared atom (swizzled or core matrices)",
-       matchWgmma, rewriteWgmma});
+       matchWgmma, rewriteWgmma, /*zeroInit=*/true});
 }
 
 } // namespace axe::nvvm

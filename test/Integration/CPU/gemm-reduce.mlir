@@ -6,6 +6,18 @@
 // RUN: axe-opt %s --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// With the fill folded into the loop's first gemm (zero_init, first
+// iteration peeled): the CPU's schedules read C, so axe-dispatch fills it
+// with zeros right before that gemm.
+// RUN: axe-opt %s --axe-zero-init-accumulators | FileCheck %s --check-prefix=FOLD
+// RUN: axe-opt %s --axe-zero-init-accumulators --axe-to-cpu | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// FOLD-NOT: axe.fill
+// FOLD: axe.gemm {{.*}} {zero_init}
+// FOLD: scf.for
+// FOLD: axe.gemm
+// FOLD-NOT: zero_init
 // The same checks on NVIDIA targets: the kernel lowered with axe-to-nvvm
 // and run lane by lane in axe-gpu-run (docs/GPURun.md).
 // RUN: axe-opt %s --axe-to-nvvm=chip=sm_80 | axe-gpu-run -e main -entry-point-result=void \

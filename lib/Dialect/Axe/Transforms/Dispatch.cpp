@@ -7,6 +7,7 @@
 #include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Target/Target.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <map>
@@ -134,6 +135,10 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     if (failed(selected))
       return failure();
     const auto &[schedule, match] = *selected;
+    if (auto gemm = dyn_cast<GemmOp>(op);
+        gemm && gemm.getZeroInit() && !schedule->zeroInit &&
+        failed(fillAccumulator(gemm, ctx, outliner, rewriter)))
+      return failure();
     scf::ExecuteRegionOp region;
     if (outline && ctx.codegen && ctx.codegen->canOutlineOperators())
       region = outliner.wrap(op, rewriter);
@@ -157,6 +162,24 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     case OperatorOutliner::Outcome::Empty:
       break;
     }
+    return success();
+  }
+
+  /// A zero_init gemm whose schedule reads C: C is filled with zeros first
+  /// (a fill dispatched like any other) and the gemm accumulates onto it.
+  LogicalResult fillAccumulator(GemmOp gemm, const ScheduleContext &ctx,
+                                OperatorOutliner &outliner,
+                                RewriterBase &rewriter) {
+    rewriter.setInsertionPoint(gemm);
+    Type element = cast<BufferType>(gemm.getC().getType()).getElementType();
+    Value zero = arith::ConstantOp::create(rewriter, gemm.getLoc(), element,
+                                           rewriter.getZeroAttr(element));
+    auto fill = FillOp::create(rewriter, gemm.getLoc(), gemm.getC(), zero,
+                               gemm.getScopeAttr(), /*schedule=*/nullptr);
+    gemm.setZeroInit(false);
+    if (failed(dispatch(fill, ctx, outliner, rewriter)))
+      return failure();
+    ++numDispatched;
     return success();
   }
 

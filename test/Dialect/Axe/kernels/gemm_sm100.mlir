@@ -6,9 +6,10 @@
 // 128x128 tile with its accumulator in tensor memory: warp 0 loads 128x64
 // tiles of A and B into 128B-swizzled shared memory with TMA; warp 1 issues
 // tcgen05.mma (one thread, four K steps of 16 per tile) into the TMEM
-// accumulator, laid out as tcgen05's data path D (row i on TMEM lane i);
-// warpgroup 1 (warps 4-7) zeroes the accumulator first and at the end reads
-// it with tcgen05.ld, each warp its 32-lane quarter, into registers (row t
+// accumulator, laid out as tcgen05's data path D (row i on TMEM lane i),
+// the first without input D (zero_init) so that nothing zeroes it;
+// warpgroup 1 (warps 4-7) at the end reads it with tcgen05.ld, each warp
+// its 32-lane quarter, into registers (row t
 // on thread t of the warpgroup) and writes C. CTA barriers hand each stage
 // on; warps 2-3 only take part in them. CTAs launch in clusters of 2 along
 // M; each keeps its own tiles and TMEM (no multicast or cta_group::2 yet).
@@ -23,8 +24,9 @@
 // CHECK: axe.kernel grid [%{{.*}}, 8] threads 256 cluster [2, 1] {
 // CHECK: axe.alloc : !axe.buffer<128x128xf32, #axe.layout<S[(128, 128) : (1@TLane, 1@TCol)]>, tmem>
 // CHECK: axe.copy_async %{{.*}} to %{{.*}} at warp {schedule = {sm_100a = "tma"}}
+// CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warp {schedule = {sm_100a = "tcgen05"}, transpose_b, zero_init}
 // CHECK: axe.gemm %{{.*}}, %{{.*}} into %{{.*}} at warp {schedule = {sm_100a = "tcgen05"}, transpose_b}
-// CHECK: axe.fill %{{.*}}, %{{.*}} at warpgroup
+// CHECK-NOT: axe.fill
 // CHECK: axe.copy %{{.*}} to %{{.*}} at warpgroup
 module attributes {axe.target = #axe.target<"sm_100a">} {
   func.func @gemm_sm100(%A: memref<?x512xf16>, %B: memref<1024x512xf16>,
@@ -33,7 +35,6 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %c512 = arith.constant 512 : index
-    %zero = arith.constant 0.0 : f32
     axe.kernel grid [%mTiles, 8] threads 256 cluster [2, 1] {
       %bx = axe.axis_id bx
       %by = axe.axis_id by
@@ -60,10 +61,17 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
             axe.barrier at cta
           }
         }
-        // MMA issuer.
+        // MMA issuer. The first K step starts the accumulator from zero
+        // (zero_init: tcgen05.mma without input D), so tensor memory is
+        // never filled with zeros.
         axe.partition warps [1, 2) {
           axe.barrier at cta
-          scf.for %k = %c0 to %c512 step %c64 {
+          axe.barrier at cta
+          axe.gemm %sA, %sB into %acc at warp {schedule = {sm_100a = "tcgen05"}, transpose_b, zero_init}
+              : !axe.buffer<128x64xf16, #sw, shared>, !axe.buffer<128x64xf16, #sw, shared>
+                into !axe.buffer<128x128xf32, #tm, tmem>
+          axe.barrier at cta
+          scf.for %k = %c64 to %c512 step %c64 {
             axe.barrier at cta
             axe.gemm %sA, %sB into %acc at warp {schedule = {sm_100a = "tcgen05"}, transpose_b}
                 : !axe.buffer<128x64xf16, #sw, shared>, !axe.buffer<128x64xf16, #sw, shared>
@@ -80,7 +88,6 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
         }
         // Epilogue warpgroup.
         axe.partition warps [4, 8) {
-          axe.fill %acc, %zero at warpgroup : !axe.buffer<128x128xf32, #tm, tmem>
           axe.barrier at cta
           scf.for %k = %c0 to %c512 step %c64 {
             axe.barrier at cta

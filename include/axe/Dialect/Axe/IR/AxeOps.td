@@ -384,6 +384,12 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
     (M x N). The accumulator must not be an input, nor a slice of one
     buffer that overlaps an input's.
 
+    With `zero_init`, `c`'s old contents are ignored: the op computes
+    C = A x B. Schedules that can start an accumulation from zero (wgmma's
+    scale-d = 0, tcgen05.mma without its input D) do so; for the others
+    `axe-dispatch` fills `c` with zeros first. `axe-zero-init-accumulators`
+    sets it where a zero fill reaches a loop's first gemm.
+
     ```mlir
     axe.gemm %a, %b into %c at cta {transpose_b} : !axe.buffer<64x32xf16, ...>,
         !axe.buffer<128x32xf16, ...> into !axe.buffer<64x128xf32, ...>
@@ -395,6 +401,7 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
     Arg<Axe_Buffer, "C (accumulator)", [MemRead, MemWrite]>:$c,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
+    UnitAttr:$zero_init,
     Axe_ScopeAttr:$scope,
     OptionalAttr<Axe_ScheduleChoiceAttr>:$schedule);
   let assemblyFormat = [{

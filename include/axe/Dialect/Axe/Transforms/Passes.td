@@ -83,4 +83,34 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Accumulators that start from zero
+//===----------------------------------------------------------------------===//
+
+def AxeZeroInitAccumulators : Pass<"axe-zero-init-accumulators"> {
+  let summary = "Start a loop's gemm accumulation from zero instead of a fill";
+  let description = [{
+    Finds `axe.fill %c, 0` followed by an `scf.for` (constant bounds, at
+    least one iteration) whose body's first use of `%c` is an `axe.gemm`
+    into `%c`. The loop's first iteration is peeled; its gemm gets
+    `zero_init` and the fill is erased. wgmma then issues its first step
+    with scale-d = 0 and tcgen05.mma its first without input D, so the
+    accumulator is never written with zeros (`axe-dispatch` puts the fill
+    back, before the gemm, for schedules that cannot).
+
+    `%c` must be an `axe.alloc` result that nothing uses before the fill,
+    so that no alias of it escapes the analysis. Part of `axe-to-nvvm`; not
+    of `axe-to-cpu`, whose warp-specialized kernels run their partitions'
+    loops fused and need them to have the same shape.
+  }];
+  // Peeling computes the remaining loop's bounds with affine.apply.
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numFolded", "folded-fills",
+              "Number of zero fills replaced by a zero_init gemm">
+  ];
+}
+
 #endif // AXE_DIALECT_AXE_TRANSFORMS_PASSES_TD
