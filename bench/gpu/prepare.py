@@ -7,8 +7,9 @@ gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
 
   * the benchmark kernels of this folder (gemm_sm90_4096*.mlir), for
     GemmVsCublas.cpp, which includes their list (kernels.inc);
-  * every test of test/Integration/CPU that the GPU interpreter runs for
-    sm_90 (its `axe-to-nvvm=chip=sm_90 | axe-gpu-run` RUN line): the kernel
+  * every test of test/Integration/CPU and test/GPUSim that the GPU
+    interpreter runs from an axe source for sm_90 (its
+    `axe-to-nvvm=chip=sm_90 | axe-gpu-run` RUN line): the kernel
     file, and the --extra-module host file if there is one, linked into one
     object with the same entry point. Their memref.alloc calls (malloc,
     free) are renamed to axe_test_malloc/axe_test_free, which ManagedAlloc.c
@@ -19,7 +20,7 @@ It writes manifest.txt: one line per test, "name
 entry-result check-file check-prefix". run-on-gpu.sh reads that folder on
 the GPU machine; check.py runs FileCheck on what comes back.
 
-Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90]
+Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90] [--tests-only]
 """
 
 import argparse
@@ -96,7 +97,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("out")
-    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--chip", default="sm_90",
+                    help="the GPU's axe target (sm_80, sm_90); also which "
+                         "interpreter RUN line of each test to take")
+    ap.add_argument("--tests-only", action="store_true",
+                    help="skip the benchmark kernels (ptxas takes minutes "
+                         "on them)")
     args = ap.parse_args()
     axe_opt = os.path.join(args.build, "bin", "axe-opt")
     os.makedirs(os.path.join(args.out, "tests"), exist_ok=True)
@@ -104,8 +110,9 @@ def main():
     host_pipe = "--axe-to-ptx"
 
     bench = os.path.join(ROOT, "bench", "gpu")
-    names = sorted(f[:-len(".mlir")] for f in os.listdir(bench)
-                   if f.startswith("gemm_sm90_4096") and f.endswith(".mlir"))
+    names = [] if args.tests_only else sorted(
+        f[:-len(".mlir")] for f in os.listdir(bench)
+        if f.startswith("gemm_sm90_4096") and f.endswith(".mlir"))
     for name in names:
         to_object(axe_opt, [os.path.join(bench, name + ".mlir")], [kernel_pipe],
                   os.path.join(args.out, name + ".o"), rename_alloc=False)
@@ -115,13 +122,16 @@ def main():
         inc.write("".join(f"AXE_GEMM({n})\n" for n in names))
 
     manifest = []
-    tests_dir = os.path.join(ROOT, "test", "Integration", "CPU")
-    for f in sorted(os.listdir(tests_dir)):
-        if not f.endswith(".mlir"):
-            continue
-        test = os.path.join(tests_dir, f)
+    tests = []
+    for d in ("Integration/CPU", "GPUSim"):
+        tests_dir = os.path.join(ROOT, "test", d)
+        tests += [os.path.join(tests_dir, f) for f in sorted(os.listdir(tests_dir))
+                  if f.endswith(".mlir")]
+    for test in tests:
+        f = os.path.basename(test)
         command = gpu_run_line(test, args.chip)
-        if not command:
+        # Tests whose kernel is generated at run time (%t) are left out.
+        if not command or "axe-opt %t" in command:
             continue
         kernel, extra, result, prefix = parse(command, test)
         name = f[:-len(".mlir")]

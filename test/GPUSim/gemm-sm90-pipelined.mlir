@@ -3,7 +3,8 @@
 // m64nBN consumers), generated at the interpreter-sized shape of
 // gemm-sm90-ws-kernel.mlir (N = 1024, K = 512) and run with the same host
 // program, races checked: BN = 256 with G = 2 (the fastest on an H200, 192 KiB
-// of dynamic shared memory) and BN = 128 with G = 1.
+// of dynamic shared memory), BN = 128 with G = 1, and BN = 256 with G = 2
+// merged (both stages of a buffer in one gemm).
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 2 > %t.256.mlir
 // RUN: axe-opt %t.256.mlir --axe-to-nvvm=chip=sm_90 \
 // RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
@@ -16,11 +17,26 @@
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 2 merged > %t.merged.mlir
+// RUN: axe-opt %t.merged.mlir --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// The merged form multiplies each buffer (two stages side by side along K)
+// with one gemm of K = 128: 8 wgmma m64n256k16 between a fence and a wait.
+// RUN: axe-opt %t.merged.mlir --axe-to-nvvm=chip=sm_90 | FileCheck %s --check-prefix=MERGED
+// MERGED: nvvm.wgmma.fence.aligned
+// MERGED-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
+// MERGED-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// MERGED-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // The benchmark's checked-in kernels are the generator's output.
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_g2 4096 4096 256 2 \
 // RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_g2.mlir
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn128_g1 4096 4096 128 1 \
 // RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn128_g1.mlir
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_g2_merged 4096 4096 256 2 merged \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_g2_merged.mlir
 
 // CHECK: gemm_sm90_ws on cpu mismatches: 0
 // CHECK-NEXT: C[100][700] = -7

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -46,16 +47,20 @@ Value NVVMTargetCodegen::axisValue(OpBuilder &b, Location loc,
     return {};
   }
   if (a->role == AxisRole::CTA) {
-    Value id = gpu::BlockIdOp::create(b, loc, dimension(a->dim));
     if (a->scope != ExecutionScope::Cluster)
-      return id;
-    // CTAs of a cluster are consecutive in the grid, so a CTA's place in
-    // its cluster is its grid index modulo the cluster's extent.
-    KernelOp kernel = enclosingKernel(b);
-    int64_t extent = 1;
-    if (kernel && kernel.getCluster() && a->dim < kernel.getCluster()->size())
-      extent = (*kernel.getCluster())[a->dim];
-    return arith::RemUIOp::create(b, loc, id, indexConstant(b, loc, extent));
+      return gpu::BlockIdOp::create(b, loc, dimension(a->dim));
+    // Without clusters every CTA is alone in its own.
+    if (!description.hasFeature("clusters"))
+      return indexConstant(b, loc, 0);
+    // The CTA's place in its cluster, as the hardware numbers it (read
+    // from %cluster_ctaid, not derived from the kernel's cluster shape,
+    // which is out of reach once the body has moved into the gpu.func).
+    Type i32 = b.getI32Type();
+    Value id =
+        a->dim == 0   ? Value(NVVM::BlockInClusterIdXOp::create(b, loc, i32))
+        : a->dim == 1 ? Value(NVVM::BlockInClusterIdYOp::create(b, loc, i32))
+                      : Value(NVVM::BlockInClusterIdZOp::create(b, loc, i32));
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), id);
   }
   // Kernels launch one-dimensional CTAs, so a thread's place in its CTA is
   // thread_id x; every other thread axis is a mixed-radix digit of it.
@@ -99,10 +104,20 @@ LogicalResult NVVMTargetCodegen::barrier(OpBuilder &b, Location loc,
                             NVVM::BarrierReductionAttr(), Value());
     return success();
   }
+  case ScopeKind::Cluster:
+    // barrier.cluster arrive + wait (release / acquire by default): orders
+    // the cluster's accesses to distributed shared memory.
+    if (!description.hasFeature("clusters"))
+      return emitError(loc) << "nvvm: " << description.name
+                            << " has no thread-block clusters (sm_90 and "
+                               "later do)";
+    NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+    return success();
   default:
     return emitError(loc) << "nvvm: no barrier at " << stringifyScopeKind(scope)
-                          << " scope (a CTA's threads synchronize, not a "
-                             "cluster's or a grid's, in this backend)";
+                          << " scope (the threads of a CTA or a cluster "
+                             "synchronize in this backend, not a grid's)";
   }
 }
 
@@ -190,10 +205,67 @@ Value GPUOperand::address(OpBuilder &b, Location loc,
   return addIndex(b, loc, m, indexConstant(b, loc, -storage.lo));
 }
 
+/// The shared::cluster address of the element at `placement` of a buffer in
+/// distributed shared memory: its shared::cta address in this CTA, mapped
+/// by mapa to the CTA of the cluster its cluster coordinates name (x
+/// fastest, as %cluster_ctarank counts).
+static Value clusterPointer(OpBuilder &b, Location loc, const GPUOperand &op,
+                            const CoordValue &placement) {
+  MLIRContext *ctx = b.getContext();
+  Value rank = indexConstant(b, loc, 0);
+  for (const auto &[axis, stride] : op.clusterAxes)
+    rank = addIndex(b, loc, rank,
+                    mulIndex(b, loc, placement.get(b, loc, axis), stride));
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, op.memory);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, op.memory);
+  Value element = arith::AddIOp::create(b, loc, meta.getOffset(),
+                                        op.address(b, loc, placement));
+  int64_t bytes = (op.elementType().getIntOrFloatBitWidth() + 7) / 8;
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(),
+      addIndex(b, loc, base, mulIndex(b, loc, element, bytes)));
+  Value local = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 3), address);
+  return NVVM::MapaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 7), local,
+      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), rank));
+}
+
+Value GPUOperand::loadAt(OpBuilder &b, Location loc,
+                         const CoordValue &placement, int64_t lanes) const {
+  if (isDistributed()) {
+    assert(lanes == 1 && "distributed shared memory is accessed by element");
+    return LLVM::LoadOp::create(b, loc, elementType(),
+                                clusterPointer(b, loc, *this, placement));
+  }
+  Value addr = address(b, loc, placement);
+  if (lanes == 1)
+    return memref::LoadOp::create(b, loc, memory, addr);
+  return vector::LoadOp::create(b, loc, VectorType::get({lanes}, elementType()),
+                                memory, addr);
+}
+
+void GPUOperand::storeAt(OpBuilder &b, Location loc,
+                         const CoordValue &placement, Value value) const {
+  if (isDistributed()) {
+    assert(!isa<VectorType>(value.getType()) &&
+           "distributed shared memory is accessed by element");
+    LLVM::StoreOp::create(b, loc, value,
+                          clusterPointer(b, loc, *this, placement));
+    return;
+  }
+  Value addr = address(b, loc, placement);
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, memory, addr);
+  else
+    memref::StoreOp::create(b, loc, value, memory, addr);
+}
+
 Value GPUOperand::read(OpBuilder &b, Location loc, ValueRange indices) const {
   CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
   emitter->applySwizzle(b, loc, c);
-  return memref::LoadOp::create(b, loc, memory, address(b, loc, c));
+  return loadAt(b, loc, c);
 }
 
 void GPUOperand::write(OpBuilder &b, Location loc, ValueRange indices,
@@ -201,7 +273,7 @@ void GPUOperand::write(OpBuilder &b, Location loc, ValueRange indices,
   CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
   emitter->forEachPlacement(
       b, loc, c, [&](OpBuilder &ib, Location il, const CoordValue &p) {
-        memref::StoreOp::create(ib, il, value, memory, address(ib, il, p));
+        storeAt(ib, il, p, value);
       });
 }
 
@@ -266,10 +338,19 @@ Result<bool> checkGPUOperand(Value buffer) {
     const TargetAxis *a = findAxisOnAnyTarget(axis);
     if (!a || a->isMemory())
       continue;
+    bool cluster =
+        a->role == AxisRole::CTA && a->scope == ExecutionScope::Cluster;
+    if (cluster && type.getMemorySpace() != MemorySpace::Shared)
+      return fail("the buffer's layout places data on '" + axis +
+                  "' (the CTAs of a cluster); only shared memory is "
+                  "distributed over a cluster");
+    if (cluster)
+      continue;
     if (a->role == AxisRole::CTA || a->role == AxisRole::Device)
       return fail("the buffer's layout places data on '" + axis +
-                  "' (other CTAs or devices); distributed shared memory and "
-                  "device meshes have no nvvm lowering yet");
+                  "' (other CTAs of the grid, or devices); only a "
+                  "cluster's CTAs (cbx, cby, cbz) share memory, and device "
+                  "meshes have no nvvm lowering");
   }
   if (auto storage = getFlatStorage(type); !storage)
     return storage.takeFailure();
@@ -294,6 +375,21 @@ Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
   if (!emitter)
     return emitter.takeFailure();
   op.emitter = std::move(*emitter);
+  if (op.space == MemorySpace::Shared) {
+    KernelOp kernel = enclosingKernel(b);
+    for (const std::string &axis : op.layout().tile().axes()) {
+      const TargetAxis *a = findAxisOnAnyTarget(axis);
+      if (!a || a->role != AxisRole::CTA || a->scope != ExecutionScope::Cluster)
+        continue;
+      // A CTA's rank in its cluster counts x fastest.
+      int64_t stride = 1;
+      for (unsigned d = 0; kernel && kernel.getCluster() && d < a->dim &&
+                           d < kernel.getCluster()->size();
+           ++d)
+        stride *= (*kernel.getCluster())[d];
+      op.clusterAxes.push_back({axis, stride});
+    }
+  }
   return op;
 }
 

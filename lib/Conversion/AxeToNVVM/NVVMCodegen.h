@@ -74,7 +74,13 @@ struct GPUOperand {
   FlatStorage storage;
   std::optional<LayoutEmitter> emitter;
 
+  /// The cluster axes (cbx, cby, cbz) its layout places data on, with each
+  /// one's stride in a CTA's rank in the cluster: a buffer in distributed
+  /// shared memory, whose elements on another CTA are reached through mapa.
+  llvm::SmallVector<std::pair<std::string, int64_t>, 3> clusterAxes;
+
   bool isRegister() const { return space == MemorySpace::Reg; }
+  bool isDistributed() const { return !clusterAxes.empty(); }
   const Layout &layout() const { return ref.layout; }
   llvm::ArrayRef<int64_t> shape() const { return ref.shape; }
   mlir::Type elementType() const { return ref.elementType; }
@@ -82,6 +88,15 @@ struct GPUOperand {
   /// The memref index of a swizzled physical coordinate: its m less lo.
   mlir::Value address(mlir::OpBuilder &b, mlir::Location loc,
                       const CoordValue &placement) const;
+  /// `lanes` elements (a vector when more than 1) from `placement` on.
+  /// Distributed shared memory is read one element at a time, through the
+  /// shared::cluster address of the CTA the placement's cluster axes name.
+  mlir::Value loadAt(mlir::OpBuilder &b, mlir::Location loc,
+                     const CoordValue &placement, int64_t lanes = 1) const;
+  /// `value` (a vector of consecutive elements, or one) stored at
+  /// `placement`.
+  void storeAt(mlir::OpBuilder &b, mlir::Location loc,
+               const CoordValue &placement, mlir::Value value) const;
   /// The element at logical `indices`, read at its first placement (its
   /// holder's own for a register buffer: replicas on thread axes keep m).
   mlir::Value read(mlir::OpBuilder &b, mlir::Location loc,

@@ -383,7 +383,9 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
   IterSpace space = IterSpace::build(dst.shape(), operands);
   Type elt = dst.elementType();
   int64_t lanes = 1;
-  if (!space.loops().empty() && sameShape && vectorMatchesScalarMemory(elt) &&
+  bool distributed = dst.isDistributed() || (src && src->isDistributed());
+  if (!space.loops().empty() && sameShape && !distributed &&
+      vectorMatchesScalarMemory(elt) &&
       (!src || vectorMatchesScalarMemory(src->elementType()))) {
     unsigned inner = space.loops().size() - 1;
     int64_t bits = elt.getIntOrFloatBitWidth();
@@ -420,7 +422,8 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
   // groups are nvvm's, not nvgpu's token-carrying ones: an nvgpu group of
   // no tokens, needed to start a loop-carried one, does not print in a form
   // that parses back.)
-  bool async = src && sameShape && useCpAsync(target, dst, *src, lanes);
+  bool async =
+      src && sameShape && !distributed && useCpAsync(target, dst, *src, lanes);
   auto loop =
       scf::ForOp::create(b, loc, rank.rank, indexConstant(b, loc, chunks),
                          indexConstant(b, loc, rank.threads));
@@ -460,13 +463,7 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
   if (src && sameShape) {
     CoordValue p = space.emitPlacement(b, loc, 1, ivs, &src->ref.offset);
     src->emitter->applySwizzle(b, loc, p);
-    Value addr = src->address(b, loc, p);
-    value = lanes == 1
-                ? Value(memref::LoadOp::create(b, loc, src->memory, addr))
-                : Value(vector::LoadOp::create(
-                      b, loc, VectorType::get({lanes}, src->elementType()),
-                      src->memory, addr));
-    value = castElements(b, loc, value, elt);
+    value = castElements(b, loc, src->loadAt(b, loc, p, lanes), elt);
   } else if (src) {
     // Different shapes of one size: element by element through the flat
     // index.
@@ -484,11 +481,7 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
   CoordValue d = space.emitPlacement(b, loc, 0, ivs, &dst.ref.offset);
   dst.emitter->forEachPlacement(
       b, loc, d, [&](OpBuilder &ib, Location il, const CoordValue &p) {
-        Value addr = dst.address(ib, il, p);
-        if (lanes == 1)
-          memref::StoreOp::create(ib, il, value, dst.memory, addr);
-        else
-          vector::StoreOp::create(ib, il, value, dst.memory, addr);
+        dst.storeAt(ib, il, p, value);
       });
 }
 

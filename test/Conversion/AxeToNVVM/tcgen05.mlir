@@ -56,3 +56,30 @@ module attributes {axe.target = #axe.target<"sm_100a">} {
     return
   }
 }
+
+// -----
+
+// zero_init: the first tcgen05.mma ignores the old D (enable-input-d
+// false), the later K steps accumulate; nothing fills tensor memory.
+#sw = #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>
+#swB = #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>
+#tm = #axe.layout<S[(128, 64) : (1@TLane, 1@TCol)]>
+// CHECK-LABEL: gpu.func @tmem_zero_init_kernel
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %false
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %true
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %true
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %true
+module attributes {axe.target = #axe.target<"sm_100a">} {
+  func.func @tmem_zero_init() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !axe.buffer<128x64xf16, #sw, shared>
+      %b = axe.alloc : !axe.buffer<64x64xf16, #swB, shared>
+      %t = axe.alloc : !axe.buffer<128x64xf32, #tm, tmem>
+      axe.gemm %a, %b into %t at warpgroup {transpose_b, zero_init}
+          : !axe.buffer<128x64xf16, #sw, shared>, !axe.buffer<64x64xf16, #swB, shared>
+            into !axe.buffer<128x64xf32, #tm, tmem>
+    }
+    return
+  }
+}

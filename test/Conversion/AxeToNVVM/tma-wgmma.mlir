@@ -102,3 +102,29 @@ module attributes {axe.target = #axe.target<"sm_90">} {
     return
   }
 }
+
+// -----
+
+// zero_init (set by axe-zero-init-accumulators on a loop's first gemm, part
+// of axe-to-nvvm): the first K step ignores D (scale-d = 0), the later ones
+// accumulate, and C is not read into the first wgmma's operand.
+#acc = #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+// CHECK-LABEL: gpu.func @wgmma_zero_init_kernel
+// CHECK-NOT: memref.load
+// CHECK: %[[Z0:.*]] = nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <zero>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}, %[[Z0]], <m = 64, n = 64, k = 16>, D[<f32>, <one>]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_zero_init() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+      %b = axe.alloc : !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+      %c = axe.alloc : !axe.buffer<64x64xf32, #acc, reg>
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b, zero_init}
+          : !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>,
+            !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+            into !axe.buffer<64x64xf32, #acc, reg>
+    }
+    return
+  }
+}
