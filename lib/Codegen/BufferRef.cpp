@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cstdlib>
 #include <numeric>
@@ -26,6 +28,57 @@ Result<BufferChain> walkBufferChain(Value buffer) {
                 "one), so its memory cannot be found");
   chain.root = def;
   return chain;
+}
+
+static int64_t knownDivisor(Value v, unsigned depth) {
+  if (auto c = getConstantIntValue(v))
+    return std::abs(*c);
+  // Deep expressions are rare in index code; stop rather than recurse far.
+  if (depth > 16)
+    return 1;
+  auto both = [&](Operation *op) {
+    return std::pair(knownDivisor(op->getOperand(0), depth + 1),
+                     knownDivisor(op->getOperand(1), depth + 1));
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (loop && arg == loop.getInductionVar())
+      return std::gcd(knownDivisor(loop.getLowerBound(), depth + 1),
+                      knownDivisor(loop.getStep(), depth + 1));
+    return 1;
+  }
+  Operation *op = v.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    auto [l, r] = both(op);
+    return std::gcd(l, r);
+  }
+  if (isa<arith::MulIOp>(op)) {
+    auto [l, r] = both(op);
+    return l == 0 || r == 0 ? 0 : l * r;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return knownDivisor(op->getOperand(0), depth + 1);
+  return 1;
+}
+
+int64_t knownDivisor(Value v) { return knownDivisor(v, 0); }
+
+int64_t viewOffsetDivisor(ViewOp view) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(view.getSource().getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset))
+    return 1;
+  int64_t divisor = std::abs(offset);
+  for (auto [i, start] : llvm::enumerate(view.getMixedOffsets())) {
+    if (ShapedType::isDynamic(strides[i]))
+      return 1;
+    int64_t d = isa<Attribute>(start) ? std::abs(*getConstantIntValue(start))
+                                      : knownDivisor(cast<Value>(start));
+    divisor = std::gcd(divisor, d * std::abs(strides[i]));
+  }
+  return divisor;
 }
 
 Result<BufferRef> resolveBuffer(OpBuilder &b, Location loc, Value buffer) {
@@ -51,10 +104,15 @@ Result<BufferRef> resolveBuffer(OpBuilder &b, Location loc, Value buffer) {
       if (!v)
         continue;
       emitter->addDimContribution(b, loc, dim, v, ref.offset);
-      // The contribution is a sum of multiples of the dim's strides on m.
-      for (const Iter &it : emitter->grouped().block(dim))
+      // The contribution is a sum of multiples of the dim's strides on m,
+      // each digit of the start's a multiple of what divides the start
+      // when the dim is one iter (a start of 8 k moves 8 k strides).
+      ArrayRef<Iter> iters = emitter->grouped().block(dim);
+      int64_t startDivisor = iters.size() == 1 ? knownDivisor(v) : 1;
+      for (const Iter &it : iters)
         if (it.axis == kDefaultAxis && it.extent > 1)
-          alignment = std::gcd(alignment, std::abs(it.stride));
+          alignment = std::gcd(alignment, std::max<int64_t>(startDivisor, 1) *
+                                              std::abs(it.stride));
     }
   }
   ref.offsetAlignment = alignment;

@@ -1,4 +1,5 @@
-//===- LoopNest.cpp - Loop nests over iteration spaces ---------------------===//
+//===- LoopNest.cpp - Loop nests over iteration spaces
+//---------------------===//
 
 #include "axe/Codegen/LoopNest.h"
 
@@ -32,7 +33,18 @@ bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
   const Swizzle &sw = *layout.swizzle();
   if (lanes > (int64_t(1) << sw.perElement))
     return false;
+  if (!alignedAlong(space, v, k, lanes, replicas))
+    return false;
+  if (offset.present &&
+      (offset.alignment == 0 || offset.alignment % lanes != 0))
+    return false;
+  return true;
+}
+
+bool alignedAlong(const IterSpace &space, unsigned v, unsigned k, int64_t lanes,
+                  bool replicas) {
   auto aligned = [&](int64_t x) { return x % lanes == 0; };
+  const LayoutEmitter &emitter = *space.operands()[k].emitter;
   if (!aligned(emitter.grouped().layout.offset().get(kDefaultAxis)))
     return false;
   for (unsigned l = 0; l < space.loops().size(); ++l) {
@@ -44,8 +56,6 @@ bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
     for (const Iter &it : emitter.grouped().layout.replica())
       if (it.axis == kDefaultAxis && !aligned(it.stride))
         return false;
-  if (offset.present && (offset.alignment == 0 || !aligned(offset.alignment)))
-    return false;
   return true;
 }
 

@@ -794,6 +794,7 @@ FailureOr<int64_t> Decoder::sharedBuffer(memref::GetGlobalOp g) {
 }
 
 LogicalResult Decoder::memoryOp(Operation *o) {
+  uint64_t alignment = 0;
   auto access = [&](Value memref, ValueRange indices, Value stored,
                     Type valueType, bool isLoad) -> LogicalResult {
     auto mt = cast<MemRefType>(memref.getType());
@@ -826,6 +827,9 @@ LogicalResult Decoder::memoryOp(Operation *o) {
     else
       i.out = {out};
     i.imm.push_back(mt.getRank());
+    // The alignment a vector access declares (0: none), checked when it
+    // runs: a GPU faults on a misaligned wide access.
+    i.imm.push_back(int64_t(alignment));
     // The vector's shape spans the memref's trailing dims.
     i.imm2.assign(vshape.begin(), vshape.end());
     return success();
@@ -835,11 +839,15 @@ LogicalResult Decoder::memoryOp(Operation *o) {
   if (auto s = dyn_cast<memref::StoreOp>(o))
     return access(s.getMemRef(), s.getIndices(), s.getValueToStore(),
                   s.getValueToStore().getType(), false);
-  if (auto l = dyn_cast<vector::LoadOp>(o))
+  if (auto l = dyn_cast<vector::LoadOp>(o)) {
+    alignment = l.getAlignment().value_or(0);
     return access(l.getBase(), l.getIndices(), {}, l.getType(), true);
-  if (auto s = dyn_cast<vector::StoreOp>(o))
+  }
+  if (auto s = dyn_cast<vector::StoreOp>(o)) {
+    alignment = s.getAlignment().value_or(0);
     return access(s.getBase(), s.getIndices(), s.getValueToStore(),
                   s.getValueToStore().getType(), false);
+  }
   if (auto a = dyn_cast<memref::AllocaOp>(o)) {
     FailureOr<BufferDecl> d = staticBuffer(a.getType(), o);
     FailureOr<Slot> s = define(a.getResult(), o);

@@ -905,6 +905,23 @@ static void elementOffsets(const Inst &i, uint64_t *regs, uint32_t memref,
   }
 }
 
+bool Machine::checkDeclaredAlignment(const Inst &i, int lane, const Buffer &b,
+                                     int64_t byte) {
+  int64_t alignment = i.imm.size() > 1 ? i.imm[1] : 0;
+  if (alignment <= 1)
+    return true;
+  int64_t address = b.space == Space::Shared ? b.sharedBase + byte
+                                             : int64_t(intptr_t(b.data + byte));
+  if (address % alignment == 0)
+    return true;
+  fail(i, lane,
+       llvm::formatv("a vector access declared {0}-byte aligned is at "
+                     "address {1:x}, {2} bytes past such a boundary (a GPU "
+                     "faults on it)",
+                     alignment, address, address % alignment));
+  return false;
+}
+
 void Machine::execLoad(const Inst &i) {
   if (i.imm[0] < 0)
     return execPointerAccess(i, /*isLoad=*/true);
@@ -924,6 +941,8 @@ void Machine::execLoad(const Inst &i) {
                  stride))
       return;
     space = b->space;
+    if (!checkDeclaredAlignment(i, l, *b, byte))
+      return;
     if (i.n == 1 || (i.imm2.size() == 1 && stride == 1)) {
       if (!checkBytes(i, l, *b, byte, int64_t(i.n) * eb, true))
         return;
@@ -975,6 +994,8 @@ void Machine::execStore(const Inst &i) {
                  stride))
       return;
     space = b->space;
+    if (!checkDeclaredAlignment(i, l, *b, byte))
+      return;
     if (i.n == 1 || (i.imm2.size() == 1 && stride == 1)) {
       if (!checkBytes(i, l, *b, byte, int64_t(i.n) * eb, false))
         return;

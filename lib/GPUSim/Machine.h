@@ -146,6 +146,10 @@ public:
   void step(const Inst &i);
   void copyValues(const Inst &i, size_t from, size_t count, bool throughTemp);
   void execControl(const Inst &i);
+  /// Whether a vector load or store at `byte` of `b` honours the alignment
+  /// it declares (reported if not).
+  bool checkDeclaredAlignment(const Inst &i, int lane, const Buffer &b,
+                              int64_t byte);
   void execLoad(const Inst &i);
   void execStore(const Inst &i);
   void execAlloca(const Inst &i);

@@ -27,6 +27,13 @@ struct DynamicOffset {
 /// as one contiguous run of memory, for every value of the other loops (and
 /// every replica when `replicas`). Swizzles keep runs of 2^M together, so a
 /// swizzled run must also start aligned.
+/// Whether every run of `lanes` steps of loop `v` in operand `k` starts on
+/// a multiple of `lanes` on m, as far as the layout says: its offset, the
+/// other loops' strides (and the replicas' when `replicas`) are multiples
+/// of `lanes`. Run-time offsets are the caller's to check.
+bool alignedAlong(const IterSpace &space, unsigned v, unsigned k, int64_t lanes,
+                  bool replicas);
+
 bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
                      int64_t lanes, bool replicas,
                      const DynamicOffset &offset = {});

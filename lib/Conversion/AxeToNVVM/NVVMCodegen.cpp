@@ -232,6 +232,15 @@ static Value clusterPointer(OpBuilder &b, Location loc, const GPUOperand &op,
       arith::IndexCastUIOp::create(b, loc, b.getI32Type(), rank));
 }
 
+/// The alignment in bytes of an access of `lanes` elements: its size.
+/// The schedules that emit one proved its start a multiple of `lanes`
+/// (SIMT's startsAligned), and memory bases are at least 16-byte aligned.
+/// Without it LLVM assumes the element's alignment and splits the access.
+static IntegerAttr vectorAlignment(OpBuilder &b, Type element, int64_t lanes) {
+  return b.getI64IntegerAttr(lanes *
+                             ((element.getIntOrFloatBitWidth() + 7) / 8));
+}
+
 Value GPUOperand::loadAt(OpBuilder &b, Location loc,
                          const CoordValue &placement, int64_t lanes) const {
   if (isDistributed()) {
@@ -242,8 +251,10 @@ Value GPUOperand::loadAt(OpBuilder &b, Location loc,
   Value addr = address(b, loc, placement);
   if (lanes == 1)
     return memref::LoadOp::create(b, loc, memory, addr);
-  return vector::LoadOp::create(b, loc, VectorType::get({lanes}, elementType()),
-                                memory, addr);
+  auto load = vector::LoadOp::create(
+      b, loc, VectorType::get({lanes}, elementType()), memory, addr);
+  load.setAlignmentAttr(vectorAlignment(b, elementType(), lanes));
+  return load;
 }
 
 void GPUOperand::storeAt(OpBuilder &b, Location loc,
@@ -256,10 +267,14 @@ void GPUOperand::storeAt(OpBuilder &b, Location loc,
     return;
   }
   Value addr = address(b, loc, placement);
-  if (isa<VectorType>(value.getType()))
-    vector::StoreOp::create(b, loc, value, memory, addr);
-  else
+  auto vector = dyn_cast<VectorType>(value.getType());
+  if (!vector) {
     memref::StoreOp::create(b, loc, value, memory, addr);
+    return;
+  }
+  auto store = vector::StoreOp::create(b, loc, value, memory, addr);
+  store.setAlignmentAttr(
+      vectorAlignment(b, elementType(), vector.getNumElements()));
 }
 
 Value GPUOperand::read(OpBuilder &b, Location loc, ValueRange indices) const {

@@ -346,6 +346,24 @@ FailureOr<ScopeRank> scopeRank(OpBuilder &b, Operation *op,
 // Threads sharing memory-to-memory work
 //===----------------------------------------------------------------------===//
 
+/// Whether accesses of `lanes` consecutive elements of `op` start on a
+/// multiple of `lanes` elements wherever the layout says they do: the
+/// view's start in its memref and the run-time slice starts must be
+/// multiples of `lanes` too (vector and cp.async accesses of 8 or 16 bytes
+/// fault on a GPU when misaligned). Memory bases (cudaMalloc's 256 bytes,
+/// shared buffers' 128) are taken as aligned.
+bool startsAligned(const GPUOperand &op, int64_t lanes) {
+  if (auto view = dyn_cast<ViewOp>(op.ref.root)) {
+    int64_t d = viewOffsetDivisor(view);
+    if (d != 0 && d % lanes != 0)
+      return false;
+  }
+  if (!op.ref.offset.entries().empty() &&
+      (op.ref.offsetAlignment == 0 || op.ref.offsetAlignment % lanes != 0))
+    return false;
+  return true;
+}
+
 DynamicOffset dynamicOffsetOf(const GPUOperand &op) {
   DynamicOffset d;
   d.present = !op.ref.offset.entries().empty();
@@ -400,6 +418,13 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
         continue;
       if (src && !contiguousAlong(space, inner, 1, l, /*replicas=*/false,
                                   dynamicOffsetOf(*src)))
+        continue;
+      // Wide accesses fault on a GPU unless they start aligned: in the
+      // layout (offset, other strides) and at run time.
+      if (!alignedAlong(space, inner, 0, l, /*replicas=*/true) ||
+          !startsAligned(dst, l) ||
+          (src && (!alignedAlong(space, inner, 1, l, /*replicas=*/false) ||
+                   !startsAligned(*src, l))))
         continue;
       lanes = l;
       break;
