@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -30,9 +31,23 @@ Result<BufferChain> walkBufferChain(Value buffer) {
   return chain;
 }
 
+/// |x| as a divisor: 1 (which divides anything) where |x| does not fit.
+static int64_t absDivisor(int64_t x) {
+  return x == std::numeric_limits<int64_t>::min() ? 1 : std::abs(x);
+}
+
+/// A divisor of x * y from divisors a of x and b of y: a * b, or 1 where
+/// that overflows (fuzzed kernels have starts near 2^63).
+static int64_t mulDivisor(int64_t a, int64_t b) {
+  int64_t product;
+  if (a == 0 || b == 0)
+    return 0;
+  return __builtin_mul_overflow(a, b, &product) ? 1 : product;
+}
+
 static int64_t knownDivisor(Value v, unsigned depth) {
   if (auto c = getConstantIntValue(v))
-    return std::abs(*c);
+    return absDivisor(*c);
   // Deep expressions are rare in index code; stop rather than recurse far.
   if (depth > 16)
     return 1;
@@ -54,7 +69,7 @@ static int64_t knownDivisor(Value v, unsigned depth) {
   }
   if (isa<arith::MulIOp>(op)) {
     auto [l, r] = both(op);
-    return l == 0 || r == 0 ? 0 : l * r;
+    return mulDivisor(l, r);
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
     return knownDivisor(op->getOperand(0), depth + 1);
@@ -70,13 +85,13 @@ int64_t viewOffsetDivisor(ViewOp view) {
                  .getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset))
     return 1;
-  int64_t divisor = std::abs(offset);
+  int64_t divisor = absDivisor(offset);
   for (auto [i, start] : llvm::enumerate(view.getMixedOffsets())) {
     if (ShapedType::isDynamic(strides[i]))
       return 1;
-    int64_t d = isa<Attribute>(start) ? std::abs(*getConstantIntValue(start))
+    int64_t d = isa<Attribute>(start) ? absDivisor(*getConstantIntValue(start))
                                       : knownDivisor(cast<Value>(start));
-    divisor = std::gcd(divisor, d * std::abs(strides[i]));
+    divisor = std::gcd(divisor, mulDivisor(d, absDivisor(strides[i])));
   }
   return divisor;
 }
@@ -111,8 +126,9 @@ Result<BufferRef> resolveBuffer(OpBuilder &b, Location loc, Value buffer) {
       int64_t startDivisor = iters.size() == 1 ? knownDivisor(v) : 1;
       for (const Iter &it : iters)
         if (it.axis == kDefaultAxis && it.extent > 1)
-          alignment = std::gcd(alignment, std::max<int64_t>(startDivisor, 1) *
-                                              std::abs(it.stride));
+          alignment =
+              std::gcd(alignment, mulDivisor(std::max<int64_t>(startDivisor, 1),
+                                             absDivisor(it.stride)));
     }
   }
   ref.offsetAlignment = alignment;
