@@ -166,10 +166,13 @@ namespace {
 bool hitsKnownUpstreamCrash(llvm::StringRef text) {
   // `array<index: ...>`: DenseArrayAttr asks an index type for its bit
   // width (mlir-opt crashes on `"t.op"() {a = array<index: 0>} : () -> ()`).
+  // The lexer skips NUL bytes as it does whitespace, so they may sit
+  // between the tokens too.
+  const llvm::StringRef blank(" \t\n\v\f\r\0", 7);
   for (size_t pos = text.find("array"); pos != llvm::StringRef::npos;
        pos = text.find("array", pos + 1)) {
-    llvm::StringRef rest = text.drop_front(pos + 5).ltrim();
-    if (rest.consume_front("<") && rest.ltrim().starts_with("index"))
+    llvm::StringRef rest = text.drop_front(pos + 5).ltrim(blank);
+    if (rest.consume_front("<") && rest.ltrim(blank).starts_with("index"))
       return true;
   }
   return false;
