@@ -205,6 +205,14 @@ Value GPUOperand::address(OpBuilder &b, Location loc,
   return addIndex(b, loc, m, indexConstant(b, loc, -storage.lo));
 }
 
+Value GPUOperand::byteAddress(OpBuilder &b, Location loc, Value index) const {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memory);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
+  Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
+  int64_t bytes = (elementType().getIntOrFloatBitWidth() + 7) / 8;
+  return addIndex(b, loc, base, mulIndex(b, loc, element, bytes));
+}
+
 /// The shared::cluster address of the element at `placement` of a buffer in
 /// distributed shared memory: its shared::cta address in this CTA, mapped
 /// by mapa to the CTA of the cluster its cluster coordinates name (x
@@ -216,15 +224,9 @@ static Value clusterPointer(OpBuilder &b, Location loc, const GPUOperand &op,
   for (const auto &[axis, stride] : op.clusterAxes)
     rank = addIndex(b, loc, rank,
                     mulIndex(b, loc, placement.get(b, loc, axis), stride));
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, op.memory);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, op.memory);
-  Value element = arith::AddIOp::create(b, loc, meta.getOffset(),
-                                        op.address(b, loc, placement));
-  int64_t bytes = (op.elementType().getIntOrFloatBitWidth() + 7) / 8;
   Value address = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(),
-      addIndex(b, loc, base, mulIndex(b, loc, element, bytes)));
+      op.byteAddress(b, loc, op.address(b, loc, placement)));
   Value local = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, 3), address);
   return NVVM::MapaOp::create(

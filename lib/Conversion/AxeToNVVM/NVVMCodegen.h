@@ -88,6 +88,10 @@ struct GPUOperand {
   /// The memref index of a swizzled physical coordinate: its m less lo.
   mlir::Value address(mlir::OpBuilder &b, mlir::Location loc,
                       const CoordValue &placement) const;
+  /// The address in bytes, in the memory's own space, of the element at
+  /// memref index `index` (for descriptors and raw-pointer instructions).
+  mlir::Value byteAddress(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value index) const;
   /// `lanes` elements (a vector when more than 1) from `placement` on.
   /// Distributed shared memory is read one element at a time, through the
   /// shared::cluster address of the CTA the placement's cluster axes name.

@@ -300,12 +300,7 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
                                                    ArrayRef<int64_t>{0});
       }
       // stmatrix takes a raw shared pointer.
-      auto meta =
-          memref::ExtractStridedMetadataOp::create(rw, loc, shared.memory);
-      Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-          rw, loc, shared.memory);
-      Value element = arith::AddIOp::create(rw, loc, meta.getOffset(), address);
-      Value bytes = addIndex(rw, loc, base, mulIndex(rw, loc, element, 2));
+      Value bytes = shared.byteAddress(rw, loc, address);
       Value ptr = LLVM::IntToPtrOp::create(
           rw, loc, LLVM::LLVMPointerType::get(mctx, 3),
           arith::IndexCastOp::create(rw, loc, rw.getI32Type(), bytes)

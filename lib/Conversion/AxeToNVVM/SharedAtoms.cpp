@@ -200,13 +200,7 @@ Value axe::nvvm::emitMatrixDescriptor(OpBuilder &b, Location loc,
                                       Value k0) {
   CoordValue first =
       operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
-  Value index = operand.address(b, loc, first);
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand.memory);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.memory);
-  Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
-  Value bytes =
-      addIndex(b, loc, base, mulIndex(b, loc, element, plan.elementBytes));
+  Value bytes = operand.byteAddress(b, loc, operand.address(b, loc, first));
   Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
   // Bits [0, 14): the shared address over 16.
   Value field = arith::ShRUIOp::create(

@@ -110,11 +110,10 @@ struct ZeroInitAccumulatorsPass
       bool peeled =
           succeeded(scf::peelForLoopFirstIteration(rw, loop, first)) &&
           first != loop;
+      // (A loop of one iteration is returned as is: nothing to peel.)
       if (peeled && !verifies(first)) {
-        // The first iteration's code, with the induction variable now a
-        // constant, can say more than the loop did: a register slice at a
-        // known start names the one warp that holds it, which an operator
-        // of a wider scope cannot own. Put the loop back as it was.
+        // A guard: the peeled copy must verify where the loop did (its
+        // bounds are constants now). If not, put the loop back as it was.
         rw.eraseOp(first);
         rw.modifyOpInPlace(loop, [&] { loop.setLowerBound(lowerBound); });
         peeled = false;
