@@ -21,6 +21,7 @@ entry-result check-file check-prefix". run-on-gpu.sh reads that folder on
 the GPU machine; check.py runs FileCheck on what comes back.
 
 Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90] [--tests-only]
+       [--kernels REGEX]
 """
 
 import argparse
@@ -103,6 +104,9 @@ def main():
     ap.add_argument("--tests-only", action="store_true",
                     help="skip the benchmark kernels (ptxas takes minutes "
                          "on them)")
+    ap.add_argument("--kernels", default="",
+                    help="only the benchmark kernels whose names match this "
+                         "regular expression (all by default)")
     args = ap.parse_args()
     axe_opt = os.path.join(args.build, "bin", "axe-opt")
     os.makedirs(os.path.join(args.out, "tests"), exist_ok=True)
@@ -112,7 +116,8 @@ def main():
     bench = os.path.join(ROOT, "bench", "gpu")
     names = [] if args.tests_only else sorted(
         f[:-len(".mlir")] for f in os.listdir(bench)
-        if f.startswith("gemm_sm90_4096") and f.endswith(".mlir"))
+        if f.startswith("gemm_sm90_4096") and f.endswith(".mlir")
+        and re.search(args.kernels, f[:-len(".mlir")]))
     for name in names:
         to_object(axe_opt, [os.path.join(bench, name + ".mlir")], [kernel_pipe],
                   os.path.join(args.out, name + ".o"), rename_alloc=False)

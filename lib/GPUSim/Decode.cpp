@@ -1467,10 +1467,10 @@ LogicalResult Decoder::op(Operation *o) {
   if (isa<LLVM::LLVMDialect>(o->getDialect()))
     return llvmOp(o);
   if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
-          NVVM::MBarrierArriveExpectTxOp, NVVM::MBarrierTryWaitParityOp,
-          NVVM::MBarrierTestWaitOp, NVVM::LdMatrixOp, NVVM::StMatrixOp,
-          NVVM::CpAsyncOp, NVVM::CpAsyncCommitGroupOp,
-          NVVM::CpAsyncWaitGroupOp>(o))
+          NVVM::MBarrierArriveExpectTxOp, NVVM::MBarrierExpectTxOp,
+          NVVM::MBarrierTryWaitParityOp, NVVM::MBarrierTestWaitOp,
+          NVVM::LdMatrixOp, NVVM::StMatrixOp, NVVM::CpAsyncOp,
+          NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(o))
     return rawNvvmOp(o);
   if (isa<gpu::GPUDialect, NVVM::NVVMDialect>(o->getDialect()))
     return gpuOp(o);
@@ -1627,6 +1627,8 @@ LogicalResult Decoder::rawNvvmOp(Operation *o) {
   if (auto m = dyn_cast<NVVM::MBarrierArriveExpectTxOp>(o))
     return mbarrier(MBarrierOp::ArriveExpectTx, m.getAddr(), {m.getTxcount()},
                     m.getPredicate());
+  if (auto m = dyn_cast<NVVM::MBarrierExpectTxOp>(o))
+    return mbarrier(MBarrierOp::ExpectTx, m.getAddr(), {m.getTxcount()}, {});
   if (auto m = dyn_cast<NVVM::MBarrierTryWaitParityOp>(o))
     return mbarrier(MBarrierOp::TryWaitParity, m.getAddr(), {m.getPhase()}, {});
   if (auto m = dyn_cast<NVVM::MBarrierTestWaitOp>(o))

@@ -108,9 +108,13 @@ void Machine::execTmaLoad(const Inst &i) {
     // Readable once the phase completes.
     if (b.poison.empty())
       b.poison.assign(b.hi, 0);
+    if (b.tmaFill.empty())
+      b.tmaFill.assign(b.hi, 0);
+    uint64_t fill = tmaFillTag(*mbarrierKey(i, l), mb->phase);
     for (int64_t k = byte; k < byte + bytes; ++k) {
       b.poison[k] = 2;
       ++b.pending;
+      b.tmaFill[k] = fill;
     }
     mb->tmaWrites.push_back({int64_t(id), byte, bytes});
     SiteStats &s = stats.sites[indexOf(i)];

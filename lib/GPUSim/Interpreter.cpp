@@ -386,9 +386,17 @@ bool Machine::releaseBarriers() {
         expected ? arrived >= expected : arrived == int64_t(warps.size()) * 32;
     if (!complete)
       continue;
-    for (Warp &w : warps)
+    // What one warp knows of mbarrier phases, all of them now know.
+    llvm::DenseMap<uint64_t, uint64_t> known;
+    for (const Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id)
+        for (auto [tag, phase] : w.observed)
+          known[tag] = std::max(known[tag], phase);
+    for (Warp &w : warps)
+      if (w.state == Warp::AtBarrier && w.barrierId == id) {
         w.state = Warp::Ready;
+        w.observed = known;
+      }
     released = true;
   }
   return released;
@@ -781,9 +789,42 @@ bool Machine::checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
         return false;
       }
   }
+  if (!b.tmaFill.empty() && !checkTmaFill(i, lane, b, byte, bytes, isLoad))
+    return false;
   if (!b.shadow.empty())
     shadowAccess(i, lane, b, byte, bytes, !isLoad);
   return !failed;
+}
+
+/// A read of bytes a TMA load wrote needs the reading warp to have observed
+/// the phase the load completed on: waited for it, or passed a CTA barrier
+/// with a warp that did. A write makes the bytes the writer's.
+bool Machine::checkTmaFill(const Inst &i, int lane, Buffer &b, int64_t byte,
+                           int64_t bytes, bool isLoad) {
+  uint64_t checked = 0;
+  for (int64_t k = byte; k < byte + bytes; ++k) {
+    uint64_t fill = b.tmaFill[k];
+    if (!isLoad) {
+      b.tmaFill[k] = 0;
+      continue;
+    }
+    if (!fill || fill == checked || !cur)
+      continue;
+    uint64_t phase = fill & 0xffffffff;
+    auto seen = cur->observed.find(fill >> 32);
+    if (seen == cur->observed.end() || seen->second <= phase) {
+      fail(i, lane,
+           llvm::formatv("reads byte {0} of {1} (shared memory), which a TMA "
+                         "load wrote in phase {2} of an mbarrier this warp "
+                         "has not waited for (nor passed a CTA barrier with "
+                         "a warp that did): a missing "
+                         "nvgpu.mbarrier.try_wait.parity",
+                         k, b.name, phase));
+      return false;
+    }
+    checked = fill;
+  }
+  return true;
 }
 
 void Machine::shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,

@@ -47,6 +47,10 @@ struct Buffer {
   std::vector<uint8_t> storage;
   std::vector<uint8_t> poison; // shared: bytes an async copy will write
   int64_t pending = 0;         // poisoned bytes
+  /// Shared bytes a TMA load wrote: the mbarrier and phase it completed on
+  /// (tmaFillTag); 0 once a thread writes the byte. A warp may read such a
+  /// byte only after it has observed that phase.
+  std::vector<uint64_t> tmaFill;
   std::vector<Shadow> shadow;
   std::string name;
 };
@@ -70,6 +74,14 @@ struct MBarrierState {
   /// poisoned until the phase completes.
   std::vector<std::array<int64_t, 3>> tmaWrites;
 };
+
+/// An mbarrier (buffer, index) as one word, and the phase of one with it.
+inline uint64_t mbarrierTag(std::pair<uint32_t, int64_t> key) {
+  return (uint64_t(key.first) << 12) | uint64_t(key.second & 0xfff);
+}
+inline uint64_t tmaFillTag(std::pair<uint32_t, int64_t> key, uint64_t phase) {
+  return (mbarrierTag(key) << 32) | (phase & 0xffffffff);
+}
 
 struct Frame {
   uint32_t saved; // active mask at entry
@@ -100,6 +112,9 @@ struct Warp {
   /// for.
   std::pair<uint32_t, int64_t> waitsOn{0, 0};
   uint64_t waitParity = 0;
+  /// Per mbarrier (mbarrierTag), the phases this warp knows complete: by
+  /// its own waits, and from the warps it passed a CTA barrier with.
+  llvm::DenseMap<uint64_t, uint64_t> observed;
   /// The named barrier an AtBarrier warp waits at and the threads it
   /// expects (0: the whole CTA).
   int64_t barrierId = 0, barrierThreads = 0;
@@ -161,6 +176,8 @@ public:
                const uint32_t *idx, llvm::ArrayRef<int64_t> vshape,
                unsigned eltBytes, bool isLoad, Buffer *&buf, int64_t &byte,
                int64_t &stride);
+  bool checkTmaFill(const Inst &i, int lane, Buffer &b, int64_t byte,
+                    int64_t bytes, bool isLoad);
   bool checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
                   int64_t bytes, bool isLoad);
   void shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,

@@ -661,6 +661,13 @@ void Machine::execMBarrier(const Inst &i, int32_t &pc) {
         return;
       b->tx += int64_t(reg(i.in[2], 0, l));
       return arrive(i, l, *b, 1, true);
+    case MBarrierOp::ExpectTx:
+      // More bytes for the phase under way, no arrival: it cannot complete
+      // the phase.
+      if (!b->initialized)
+        return fail(i, l, "expect_tx on an mbarrier that was not initialized");
+      b->tx += int64_t(reg(i.in[2], 0, l));
+      return;
     case MBarrierOp::TestWait:
       reg(i.out[0], 0, l) = b->phase != reg(i.in[2], 0, l);
       return;
@@ -690,8 +697,12 @@ void Machine::execMBarrier(const Inst &i, int32_t &pc) {
                 "parities");
   cur->waitsOn = on;
   cur->waitParity = parity;
-  if (mbarrierReleased(*cur))
+  if (mbarrierReleased(*cur)) {
+    // The phases before the current one have completed.
+    uint64_t &seen = cur->observed[mbarrierTag(on)];
+    seen = std::max(seen, mbarriers[on].phase);
     return;
+  }
   cur->state = Warp::AtMBarrier;
   --pc; // retried when woken
 }

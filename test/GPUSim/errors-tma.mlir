@@ -35,3 +35,12 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=EARLY
 // EARLY: error: axe-gpu-run: kernel @tile, block (0, 0, 0), warp 0, thread (0, 0, 0) (lane 0): reads byte 0 of workgroup attribution 0 (shared memory), which a TMA load has not completed (its mbarrier phase has not completed: missing nvgpu.mbarrier.try_wait.parity?)
+//
+// The phase completes, but no thread waits for it: the bytes are in shared
+// memory, yet only a thread that observed the phase (or passed a CTA barrier
+// with one that did) may read them, on a GPU as here.
+// RUN: sed -e '/try_wait.parity/d' %S/tma-load.mlir > %t.unobserved.mlir
+// RUN: not axe-gpu-run %t.unobserved.mlir -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   2>&1 | FileCheck %s --check-prefix=UNOBSERVED
+// UNOBSERVED: error: axe-gpu-run: kernel @tile, block (0, 0, 0), warp {{[0-9]+}}, thread ({{[0-9]+}}, 0, 0) (lane {{[0-9]+}}): reads byte {{[0-9]+}} of workgroup attribution 0 (shared memory), which a TMA load wrote in phase 0 of an mbarrier this warp has not waited for (nor passed a CTA barrier with a warp that did): a missing nvgpu.mbarrier.try_wait.parity

@@ -23,6 +23,30 @@
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// The ring form (an axe.pipeline of 4 stages, no CTA barriers) and its
+// persistent form (3 CTAs looping over the 8 tiles, stage indices running on
+// across tiles):
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 4 ring > %t.ring.mlir
+// RUN: axe-opt %t.ring.mlir --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 4 persistent 3 > %t.persistent.mlir
+// RUN: axe-opt %t.persistent.mlir --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
+// Without the consumers' waits for full stages the interpreter reports the
+// first read of a stage no consumer warp has observed (a schedule that
+// happens to run the producer ahead would otherwise hide it):
+// RUN: sed 's/axe.pipeline_wait .*//' %t.ring.mlir | axe-opt --axe-to-nvvm=chip=sm_90 \
+// RUN:   | not axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN:   2>&1 | FileCheck %s --check-prefix=NOWAIT
+// NOWAIT: which a TMA load wrote in phase 0 of an mbarrier this warp has not waited for
 // The merged form multiplies each buffer (two stages side by side along K)
 // with one gemm of K = 128: 8 wgmma m64n256k16 between a fence and a wait.
 // RUN: axe-opt %t.merged.mlir --axe-to-nvvm=chip=sm_90 | FileCheck %s --check-prefix=MERGED
@@ -37,6 +61,13 @@
 // RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn128_g1.mlir
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_g2_merged 4096 4096 256 2 merged \
 // RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_g2_merged.mlir
+
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_ring4 4096 4096 256 4 ring \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_ring4.mlir
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn128_ring4 4096 4096 128 4 ring \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn128_ring4.mlir
+// RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_4096_bn256_persistent 4096 4096 256 4 persistent 132 \
+// RUN:   | diff - %axe_src_root/bench/gpu/gemm_sm90_4096_bn256_persistent.mlir
 
 // CHECK: gemm_sm90_ws on cpu mismatches: 0
 // CHECK-NEXT: C[100][700] = -7

@@ -235,6 +235,7 @@ enum class MBarrierOp : uint8_t {
   Arrive,
   ArriveNoComplete,
   ArriveExpectTx,
+  ExpectTx,
   TestWait,
   TryWaitParity,
   Get

@@ -125,7 +125,8 @@ LogicalResult checkDispatched(KernelOp kernel) {
       return WalkResult::interrupt();
     }
     if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp,
-            WarpSpecializeOp, PartitionOp>(op) ||
+            WarpSpecializeOp, PartitionOp, PipelineOp, PipelineAcquireOp,
+            PipelineWaitOp, PipelineCommitOp, PipelineReleaseOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
@@ -146,6 +147,15 @@ Value lowerView(ViewOp view, RewriterBase &rw) {
                       storage.size, nvvm::getFlatMemRefType(view.getType()));
 }
 
+/// Threads per CTA of a kernel outlined here (it has a known block size).
+int64_t blockThreads(gpu::GPUFuncOp func) {
+  int64_t threads = 1;
+  if (auto block = func.getKnownBlockSizeAttr())
+    for (int32_t d : block.asArrayRef())
+      threads *= d;
+  return threads;
+}
+
 /// setmaxnreg to `registers` per thread at the insertion point, a
 /// partition's start. ptxas honours setmaxnreg only when it knows the count
 /// a thread starts with: the kernel gets .maxntid and .minnctapersm 1, so
@@ -154,10 +164,7 @@ Value lowerView(ViewOp view, RewriterBase &rw) {
 /// there.
 void setPartitionRegisters(gpu::GPUFuncOp func, int64_t registers,
                            RewriterBase &rw) {
-  int64_t threads = 1;
-  if (auto block = func.getKnownBlockSizeAttr())
-    for (int32_t d : block.asArrayRef())
-      threads *= d;
+  int64_t threads = blockThreads(func);
   int64_t start = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
   func->setAttr("nvvm.minctasm", rw.getI32IntegerAttr(1));
   if (registers == start)
@@ -508,6 +515,9 @@ placeTmemBuffers(gpu::GPUFuncOp func, const TargetCodegen &cg,
 LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
                         RewriterBase &rw, int64_t &dynamicSharedBytes) {
   Block &entry = func.getBody().front();
+  if (failed(
+          nvvm::lowerPipelines(func, entry, blockThreads(func) / 32, cg, rw)))
+    return failure();
   if (failed(lowerWarpSpecialize(func, cg, rw)))
     return failure();
   rw.setInsertionPointToStart(&entry);

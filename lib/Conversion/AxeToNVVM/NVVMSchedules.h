@@ -29,6 +29,13 @@ void addWgmmaSchedules(ScheduleRegistry &registry);
 /// tcgen05.mma into tmem, and tmem moves by tcgen05.ld/st (NVVMTcgen05.cpp).
 void addTcgen05Schedules(ScheduleRegistry &registry);
 
+/// Lowers the axe.pipeline ops of a kernel body (`entry` its first block,
+/// partitions still there) to mbarrier waits and arrivals
+/// (NVVMPipeline.cpp).
+mlir::LogicalResult lowerPipelines(mlir::Operation *root, mlir::Block &entry,
+                                   int64_t ctaWarps, const TargetCodegen &cg,
+                                   mlir::RewriterBase &rw);
+
 } // namespace axe::nvvm
 
 #endif // AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 
 using namespace mlir;
 
@@ -168,6 +169,33 @@ Result<TmaPlan> planBox(Value src, Value dst) {
   return plan;
 }
 
+/// The one pipeline commit that takes the copy's token, if any.
+PipelineCommitOp committedBy(CopyAsyncOp op) {
+  Value token = op.getToken();
+  return token.hasOneUse() ? dyn_cast<PipelineCommitOp>(*token.user_begin())
+                           : PipelineCommitOp();
+}
+
+/// Why the copy's token cannot be lowered with a TMA copy (empty if it
+/// can): it is waited on by axe.wait ops, or committed to a pipeline stage
+/// whose index is known where the copy is issued.
+std::string checkTokenUsers(CopyAsyncOp op) {
+  if (PipelineCommitOp commit = committedBy(op)) {
+    if (!DominanceInfo().properlyDominates(commit.getIndex(), op))
+      return "the pipeline stage the copy is committed to is computed after "
+             "the copy; TMA completes on the stage's barrier, so the index "
+             "must be known where the copy is issued";
+    return "";
+  }
+  for (Operation *user : op.getToken().getUsers())
+    if (!isa<WaitOp>(user))
+      return "the copy's token goes to " +
+             user->getName().getStringRef().str() +
+             "; a TMA copy's token must be waited on by axe.wait directly "
+             "or be the only token use, an axe.pipeline_commit";
+  return "";
+}
+
 template <typename OpTy>
 ScheduleMatch matchTma(Operation *raw, const ScheduleContext &ctx) {
   ScheduleMatch m = matchCommon(raw, ctx);
@@ -188,11 +216,8 @@ ScheduleMatch matchTma(Operation *raw, const ScheduleContext &ctx) {
   if (!plan)
     return ScheduleMatch::decline(plan.message());
   if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
-    for (Operation *user : op.getToken().getUsers())
-      if (!isa<WaitOp>(user))
-        return ScheduleMatch::decline(
-            "the copy's token goes to " + user->getName().getStringRef().str() +
-            "; a TMA copy's token must be waited on by axe.wait directly");
+    if (auto why = checkTokenUsers(op); !why.empty())
+      return ScheduleMatch::decline(why);
   return ScheduleMatch::accept(*plan);
 }
 
@@ -298,7 +323,25 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
   auto type = descriptorType(rw.getContext(), plan,
                              typeOf(op.getTarget()).getElementType());
   Value pointer = hostDescriptor(rw, kernel, view.getSource(), type);
-  SiteBarrier site = createSiteBarrier(rw, kernel, cg);
+  // The mbarrier the box completes on: a pipeline stage's full barrier when
+  // the token is committed to one, else the copy site's own.
+  PipelineCommitOp commit;
+  if constexpr (std::is_same_v<OpTy, CopyAsyncOp>)
+    commit = committedBy(op);
+  SiteBarrier site;
+  Value slot;
+  if (commit) {
+    FailureOr<PipelineBarriers> stages =
+        pipelineBarriers(rw, commit.getPipeline(), kernel.getBody().front(),
+                         threadsOf(op) / 32, cg);
+    if (failed(stages))
+      return failure();
+    site.group = stages->full;
+    rw.setInsertionPoint(op);
+    slot = pipelineSlot(rw, op.getLoc(), commit.getIndex(), stages->stages);
+  } else {
+    site = createSiteBarrier(rw, kernel, cg);
+  }
 
   rw.setInsertionPoint(op);
   auto dst = getGPUOperand(rw, loc, op.getTarget());
@@ -320,13 +363,30 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
                                        rank->rank, indexConstant(rw, loc, 0));
   guarded(rw, loc, leader, [&](OpBuilder &b) {
     Value zero = indexConstant(b, loc, 0);
+    if (commit) {
+      // The stage's bytes without an arrival: the committing warps arrive
+      // at the commit.
+      Value address = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
+                                                   site.group, slot);
+      Value barrier = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), address);
+      NVVM::MBarrierExpectTxOp::create(
+          b, loc, barrier,
+          arith::ConstantIntOp::create(b, loc, plan.bytes, 32));
+      nvgpu::TmaAsyncLoadOp::create(b, loc, box, site.group, descriptor, coords,
+                                    slot, Value(), Value());
+      return;
+    }
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, site.group, indexConstant(b, loc, plan.bytes), zero, Value());
     nvgpu::TmaAsyncLoadOp::create(b, loc, box, site.group, descriptor, coords,
                                   zero, Value(), Value());
   });
   if constexpr (std::is_same_v<OpTy, CopyAsyncOp>) {
+    // A committed copy is waited on by the pipeline's consumers.
     for (Operation *user : llvm::to_vector(op.getToken().getUsers())) {
+      if (commit)
+        break;
       rw.setInsertionPoint(user);
       emitPhaseWait(rw, user->getLoc(), site);
     }

@@ -186,6 +186,24 @@ struct SiteBarrier {
 };
 SiteBarrier createSiteBarrier(mlir::RewriterBase &rw, KernelOp kernel,
                               const TargetCodegen &cg);
+/// The mbarriers of an axe.pipeline: a ring of `stages` for full stages and
+/// one for empty ones (nvgpu mbarrier groups).
+struct PipelineBarriers {
+  mlir::Value full, empty;
+  int64_t stages = 0;
+};
+/// The barriers of `pipeline`. The first time, they are made and
+/// initialized at the start of `entry` (the kernel's body) and the
+/// axe.pipeline op becomes a cast of them: a stage's full barrier expects
+/// one arrival per warp of the partitions that commit, its empty barrier
+/// one per warp of those that release (`ctaWarps` for uses outside
+/// partitions).
+mlir::FailureOr<PipelineBarriers>
+pipelineBarriers(mlir::RewriterBase &rw, mlir::Value pipeline,
+                 mlir::Block &entry, int64_t ctaWarps, const TargetCodegen &cg);
+/// The slot of stage `index` in a ring of `stages`.
+mlir::Value pipelineSlot(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value index, int64_t stages);
 /// Waits for the barrier's next phase and flips the parity.
 void emitPhaseWait(mlir::OpBuilder &b, mlir::Location loc,
                    const SiteBarrier &s);

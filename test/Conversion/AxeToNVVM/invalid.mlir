@@ -152,12 +152,54 @@ module attributes {axe.target = #axe.target<"sm_90">} {
       %c1 = arith.constant 1 : index
       %s = axe.alloc : !s
       %g = axe.view %A[%c0, %c0] : memref<8x32xf32> -> !g
-      // expected-error @below {{forced schedule 'tma' declined axe.copy_async on target sm_90: the copy's token goes to scf.for; a TMA copy's token must be waited on by axe.wait directly}}
+      // expected-error @below {{forced schedule 'tma' declined axe.copy_async on target sm_90: the copy's token goes to scf.for; a TMA copy's token must be waited on by axe.wait directly or be the only token use, an axe.pipeline_commit}}
       %t = axe.copy_async %g to %s at warp {schedule = "tma"} : !g to !s
       %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %t) -> (!axe.token) {
         scf.yield %x : !axe.token
       }
       axe.wait %r at warp
+    }
+    return
+  }
+}
+
+// -----
+
+// A TMA copy committed to a pipeline stage completes on the stage's barrier,
+// so the stage index must be known where the copy is issued.
+!g = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, global>
+!s = !axe.buffer<8x32xf32, #axe.layout<S[(8, 32) : (32, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @tma_commit_index_after_copy(%A: memref<8x32xf32>, %i: index) {
+    axe.kernel grid [1] threads 32 {
+      %c0 = arith.constant 0 : index
+      %s = axe.alloc : !s
+      %p = axe.pipeline : !axe.pipeline<2>
+      %g = axe.view %A[%c0, %c0] : memref<8x32xf32> -> !g
+      // expected-error @below {{forced schedule 'tma' declined axe.copy_async on target sm_90: the pipeline stage the copy is committed to is computed after the copy; TMA completes on the stage's barrier, so the index must be known where the copy is issued}}
+      %t = axe.copy_async %g to %s at warp {schedule = "tma"} : !g to !s
+      %j = arith.muli %i, %i : index
+      axe.pipeline_commit %p[%j], %t : !axe.pipeline<2>
+      axe.pipeline_wait %p[%j] : !axe.pipeline<2>
+    }
+    return
+  }
+}
+
+// -----
+
+// A pipeline that nothing commits to: every wait on it would hang.
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @pipeline_without_commit(%i: index) {
+    axe.kernel grid [1] threads 64 {
+      // expected-error @below {{nvvm: no axe.pipeline_commit fills this pipeline, so a wait on it would never return}}
+      %p = axe.pipeline : !axe.pipeline<2>
+      axe.warp_specialize {
+        axe.partition warps [1, 2) {
+          axe.pipeline_wait %p[%i] : !axe.pipeline<2>
+          axe.pipeline_release %p[%i] : !axe.pipeline<2>
+        }
+      }
     }
     return
   }

@@ -303,6 +303,34 @@ LogicalResult WaitOp::verify() {
   return verifyScopeInContext(*this, getScope());
 }
 
+//===----------------------------------------------------------------------===//
+// Pipeline stage ops
+//===----------------------------------------------------------------------===//
+
+/// Lowerings find a pipeline's barriers from the op that made it (an
+/// axe.pipeline, or what a lowering replaced it with), so the value may not
+/// travel through block arguments.
+static LogicalResult verifyPipelineUse(Operation *op, Value pipeline) {
+  if (isa<BlockArgument>(pipeline))
+    return op->emitOpError()
+           << "takes a pipeline made in the enclosing kernel, not one "
+              "passed through a block argument";
+  return success();
+}
+
+LogicalResult PipelineAcquireOp::verify() {
+  return verifyPipelineUse(*this, getPipeline());
+}
+LogicalResult PipelineWaitOp::verify() {
+  return verifyPipelineUse(*this, getPipeline());
+}
+LogicalResult PipelineReleaseOp::verify() {
+  return verifyPipelineUse(*this, getPipeline());
+}
+LogicalResult PipelineCommitOp::verify() {
+  return verifyPipelineUse(*this, getPipeline());
+}
+
 LogicalResult BarrierOp::verify() {
   if (getScope().getKind() == ScopeKind::Thread)
     return emitOpError() << "at thread scope synchronizes nothing";

@@ -71,6 +71,18 @@ void BufferType::print(AsmPrinter &printer) const {
 }
 
 LogicalResult
+PipelineType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
+                     int64_t stages) {
+  // Two 8-byte mbarriers a stage on a GPU; rings deeper than this would not
+  // have buffers to go with them in any on-chip memory.
+  constexpr int64_t kMaxStages = 64;
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "a pipeline has 1 to " << kMaxStages
+                       << " stages, not " << stages;
+  return success();
+}
+
+LogicalResult
 BufferType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
                    llvm::ArrayRef<int64_t> shape, Type elementType,
                    LayoutAttrInterface layoutAttr, MemorySpace memorySpace) {

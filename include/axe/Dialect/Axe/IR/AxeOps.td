@@ -24,6 +24,8 @@ def Axe_Buffer : Type<CPred<"::llvm::isa<::axe::BufferType>($_self)">,
 def Axe_Token : Type<CPred<"::llvm::isa<::axe::TokenType>($_self)">,
                      "axe token", "::axe::TokenType">,
                 BuildableType<"$_builder.getType<::axe::TokenType>()">;
+def Axe_Pipeline : Type<CPred<"::llvm::isa<::axe::PipelineType>($_self)">,
+                        "axe pipeline", "::axe::PipelineType">;
 
 //===----------------------------------------------------------------------===//
 // Kernels and thread structure
@@ -562,6 +564,112 @@ def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   }];
   let arguments = (ins Axe_ScopeAttr:$scope);
   let assemblyFormat = "`at` custom<Scope>($scope) attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines between partitions
+//===----------------------------------------------------------------------===//
+
+def Axe_PipelineOp : Axe_Op<"pipeline", [
+    HasParent<"KernelOp">, MemoryEffects<[MemAlloc]>]> {
+  let summary = "The full/empty synchronization of a ring of stages";
+  let description = [{
+    Partitions of an `axe.warp_specialize` hand buffers to each other
+    through a pipeline without waiting for each other at CTA barriers: a
+    producer fills stage `i` while consumers still read stages `i - 1`,
+    `i - 2`, ... down to `i - stages + 1`.
+
+    ```mlir
+    %p = axe.pipeline : !axe.pipeline<4>
+    axe.warp_specialize {
+      axe.partition warps [0, 4) {          // producer
+        scf.for %i = %c0 to %n step %c1 {
+          axe.pipeline_acquire %p[%i] : !axe.pipeline<4>
+          %t = axe.copy_async %g to %s at warpgroup : ...
+          axe.pipeline_commit %p[%i], %t : !axe.pipeline<4>
+        }
+      }
+      axe.partition warps [4, 8) {          // consumer
+        scf.for %i = %c0 to %n step %c1 {
+          axe.pipeline_wait %p[%i] : !axe.pipeline<4>
+          axe.gemm ...
+          axe.pipeline_release %p[%i] : !axe.pipeline<4>
+        }
+      }
+    }
+    ```
+
+    Every warp of a partition that commits (or releases) takes part in
+    each commit (release) of every index, once; stage indices must be the
+    same on all threads. On NVIDIA GPUs a pipeline is two rings of
+    mbarriers: a stage is full when every committing warp has arrived and
+    the TMA copies committed to it have written their bytes (they complete
+    on the stage's barrier directly), and empty when every releasing warp
+    has arrived. The CPU target runs partitions round by round and checks
+    at run time that each wait finds its stage committed.
+  }];
+  let results = (outs Axe_Pipeline:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+class Axe_PipelineStageOp<string mnemonic, string opSummary>
+    : Axe_Op<mnemonic, [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = opSummary;
+  let arguments = (ins Axe_Pipeline:$pipeline, Index:$index);
+  let assemblyFormat = [{
+    $pipeline `[` $index `]` attr-dict `:` qualified(type($pipeline))
+  }];
+  let hasVerifier = 1;
+}
+
+def Axe_PipelineAcquireOp : Axe_PipelineStageOp<"pipeline_acquire",
+    "Wait until the consumers have released stage `index - stages`"> {
+  let description = [{
+    The producer's wait before it writes the slot of stage `index`: the
+    consumers have released the stage that used the slot before (none for
+    the first `stages` indices).
+  }];
+}
+
+def Axe_PipelineWaitOp : Axe_PipelineStageOp<"pipeline_wait",
+    "Wait until stage `index` is full"> {
+  let description = [{
+    The consumer's wait before it reads the slot of stage `index`: the
+    producers have committed it and its copies have completed, and their
+    writes are visible to the waiting threads.
+  }];
+}
+
+def Axe_PipelineReleaseOp : Axe_PipelineStageOp<"pipeline_release",
+    "Give the slot of stage `index` back to the producers"> {
+  let description = [{
+    The consumer has finished reading the slot of stage `index` (its
+    operators on it have completed), so the producer may refill it for
+    stage `index + stages`.
+  }];
+}
+
+def Axe_PipelineCommitOp : Axe_Op<"pipeline_commit", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Stage `index` is full once these copies have completed";
+  let description = [{
+    The producer's hand-over: the writes of the committing warps so far,
+    and the asynchronous copies whose tokens it takes, fill stage `index`.
+    The tokens are consumed; no `axe.wait` on them is needed. On NVIDIA GPUs
+    a TMA copy committed here completes on the stage's mbarrier, so the
+    producer does not wait for it at all.
+
+    ```mlir
+    axe.pipeline_commit %p[%i], %tA, %tB : !axe.pipeline<4>
+    ```
+  }];
+  let arguments = (ins Axe_Pipeline:$pipeline, Index:$index,
+                   Variadic<Axe_Token>:$tokens);
+  let assemblyFormat = [{
+    $pipeline `[` $index `]` (`,` $tokens^)? attr-dict `:`
+    qualified(type($pipeline))
+  }];
   let hasVerifier = 1;
 }
 

@@ -78,4 +78,23 @@ def Axe_TokenType : Axe_Type<"Token", "token"> {
   }];
 }
 
+def Axe_PipelineType : Axe_Type<"Pipeline", "pipeline"> {
+  let summary = "A ring of stages that partitions hand to each other";
+  let description = [{
+    The synchronization of a producer/consumer ring of `stages` buffers
+    (the buffers themselves are ordinary `axe.alloc`s). Stage index `i`
+    (0, 1, 2, ... over the whole kernel) uses slot `i mod stages`; the ops
+    on a pipeline take `i` and derive the slot and the round `i / stages`
+    from it, so a producer may run up to `stages` indices ahead of its
+    consumers.
+
+    ```mlir
+    !axe.pipeline<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages);
+  let assemblyFormat = "`<` $stages `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // AXE_DIALECT_AXE_IR_AXETYPES_TD
