@@ -38,6 +38,18 @@
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
+// Both also run on the CPU, the partitions round by round with the
+// pipeline's acquires and waits as the rounds' boundaries:
+// RUN: axe-opt %axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir --axe-to-cpu \
+// RUN:   | mlir-translate --mlir-to-llvmir -o %t.main.ll
+// RUN: axe-opt %t.ring.mlir --axe-to-cpu | mlir-translate --mlir-to-llvmir -o %t.ring.ll
+// RUN: lli -O2 --dlopen=%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   --dlopen=%mlir_lib_dir/libmlir_c_runner_utils%shlibext --extra-module=%t.ring.ll %t.main.ll \
+// RUN: | FileCheck %s
+// RUN: axe-opt %t.persistent.mlir --axe-to-cpu | mlir-translate --mlir-to-llvmir -o %t.persistent.ll
+// RUN: lli -O2 --dlopen=%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   --dlopen=%mlir_lib_dir/libmlir_c_runner_utils%shlibext --extra-module=%t.persistent.ll %t.main.ll \
+// RUN: | FileCheck %s
 // Without the consumers' waits for full stages the interpreter reports the
 // first read of a stage no consumer warp has observed (a schedule that
 // happens to run the producer ahead would otherwise hide it):

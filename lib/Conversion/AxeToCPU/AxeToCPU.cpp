@@ -416,11 +416,13 @@ struct ConvertAxeToCPUPass
       return signalPassFailure();
     // Not a type conversion: the partitions' ops are reordered in place
     // first, then converted with the rest of the kernel.
+    planCPUPipelines(module);
     SmallVector<WarpSpecializeOp> specialized;
     module.walk([&](WarpSpecializeOp ws) { specialized.push_back(ws); });
     for (WarpSpecializeOp ws : specialized)
       ok &= succeeded(lowerCPUWarpSpecialize(ws));
-    if (!ok || failed(convertToCPU(module, plans)))
+    if (!ok || failed(lowerCPUPipelines(module)) ||
+        failed(convertToCPU(module, plans)))
       return signalPassFailure();
     // Nothing of the axe dialect is left, so the output loads without it
     // (e.g. in mlir-runner).

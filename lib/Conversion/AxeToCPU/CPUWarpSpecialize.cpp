@@ -17,13 +17,17 @@ using namespace mlir;
 namespace axe {
 namespace {
 
-/// Whether `barrier` makes the warps of a CTA wait for each other.
-bool isCTABarrier(BarrierOp barrier) {
-  return barrier.getScope().getKind() >= ScopeKind::CTA;
+/// Whether `op` makes a partition wait for another: a CTA barrier, or a
+/// pipeline's acquire or wait (CPUPipeline.cpp checks that the rounds made
+/// their stage ready).
+bool isSync(Operation *op) {
+  if (auto barrier = dyn_cast<BarrierOp>(op))
+    return barrier.getScope().getKind() >= ScopeKind::CTA;
+  return isa<PipelineAcquireOp, PipelineWaitOp>(op);
 }
 
-/// A block of a partition cut at its synchronization points: CTA barriers,
-/// and loops whose bodies hold CTA barriers. segments.size() ==
+/// A block of a partition cut at its synchronization points: CTA barriers and
+/// pipeline waits, and loops whose bodies hold them. segments.size() ==
 /// syncs.size() + 1.
 struct SyncSplit {
   SmallVector<SmallVector<Operation *>> segments{{}};
@@ -33,28 +37,31 @@ struct SyncSplit {
 FailureOr<SyncSplit> splitAtSyncs(Block &block) {
   SyncSplit split;
   for (Operation &op : block.without_terminator()) {
-    auto barrier = dyn_cast<BarrierOp>(op);
-    bool sync = barrier && isCTABarrier(barrier);
-    if (!barrier) {
-      WalkResult nested = op.walk([&](BarrierOp b) {
-        return isCTABarrier(b) ? WalkResult::interrupt()
-                               : WalkResult::advance();
+    bool sync = isSync(&op);
+    if (!sync) {
+      WalkResult nested = op.walk([&](Operation *inner) {
+        return isSync(inner) ? WalkResult::interrupt() : WalkResult::advance();
       });
       if (nested.wasInterrupted()) {
         auto loop = dyn_cast<scf::ForOp>(op);
         if (!loop || loop.getNumResults() != 0)
           return op.emitError(
-              "a CTA barrier inside this op of an axe.partition needs the "
-              "partitions to run concurrently; the CPU target runs them "
-              "round by round between CTA barriers, which works for "
-              "barriers directly in a partition and in scf.for loops "
-              "without results that every partition runs in lockstep");
+              "a CTA barrier or pipeline wait inside this op of an "
+              "axe.partition needs the partitions to run concurrently; the "
+              "CPU target runs them round by round between such "
+              "synchronization points, which works for those directly in a "
+              "partition and in scf.for loops without results that every "
+              "partition runs in lockstep");
         sync = true;
       }
     }
     if (sync) {
       split.syncs.push_back(&op);
       split.segments.emplace_back();
+      // A pipeline's acquire or wait checks its stage where its partition
+      // resumes: after the rounds of the other partitions before it.
+      if (isa<PipelineAcquireOp, PipelineWaitOp>(op))
+        split.segments.back().push_back(&op);
     } else {
       split.segments.back().push_back(&op);
     }
@@ -86,7 +93,7 @@ LogicalResult interleave(ArrayRef<Block *> blocks, Operation *before) {
   for (size_t p = 1; p < splits.size(); ++p) {
     if (splits[p].syncs.size() != splits[0].syncs.size())
       return before->emitError("the partitions reach different numbers of "
-                               "CTA barriers (")
+                               "CTA barriers and pipeline waits (")
              << splits[0].syncs.size() << " and " << splits[p].syncs.size()
              << " synchronization points), so they cannot run round by round";
     for (auto [mine, first] : llvm::zip(splits[p].syncs, splits[0].syncs)) {
@@ -95,13 +102,16 @@ LogicalResult interleave(ArrayRef<Block *> blocks, Operation *before) {
         return mine->emitError("the partitions reach this ")
                << (a ? "loop" : "barrier") << " where another reaches a "
                << (b ? "loop" : "barrier")
-               << " with CTA barriers; they cannot run round by round";
+               << " with CTA barriers or pipeline waits; they cannot run round "
+                  "by "
+                  "round";
       if (a && !(sameBound(a.getLowerBound(), b.getLowerBound()) &&
                  sameBound(a.getUpperBound(), b.getUpperBound()) &&
                  sameBound(a.getStep(), b.getStep())))
-        return mine->emitError(
-            "this loop with CTA barriers must run in lockstep with the other "
-            "partitions' loop, but their bounds differ");
+        return mine->emitError("this loop with CTA barriers or pipeline waits "
+                               "must run in lockstep "
+                               "with the other "
+                               "partitions' loop, but their bounds differ");
     }
   }
   size_t numRounds = splits.empty() ? 0 : splits[0].segments.size();

@@ -57,7 +57,7 @@ func.func @buffer_escapes() {
 
 func.func @partitions_disagree() {
   axe.kernel grid [1] threads 64 {
-    // expected-error @+1 {{the partitions reach different numbers of CTA barriers (1 and 2 synchronization points), so they cannot run round by round}}
+    // expected-error @+1 {{the partitions reach different numbers of CTA barriers and pipeline waits (1 and 2 synchronization points), so they cannot run round by round}}
     axe.warp_specialize {
       axe.partition warps [0, 1) {
         axe.barrier at cta
@@ -82,7 +82,7 @@ func.func @loop_against_barrier(%n: index) {
         axe.barrier at cta
       }
       axe.partition warps [1, 2) {
-        // expected-error @+1 {{the partitions reach this loop where another reaches a barrier with CTA barriers; they cannot run round by round}}
+        // expected-error @+1 {{the partitions reach this loop where another reaches a barrier with CTA barriers or pipeline waits; they cannot run round by round}}
         scf.for %k = %c0 to %n step %c1 {
           axe.barrier at cta
         }

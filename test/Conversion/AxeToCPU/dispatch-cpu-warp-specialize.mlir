@@ -96,7 +96,7 @@ func.func @loops_differ(%A: memref<64x8xf32>, %B: memref<64x8xf32>) {
         }
       }
       axe.partition warps [2, 4) {
-        // expected-error @+1 {{this loop with CTA barriers must run in lockstep with the other partitions' loop, but their bounds differ}}
+        // expected-error @+1 {{this loop with CTA barriers or pipeline waits must run in lockstep with the other partitions' loop, but their bounds differ}}
         scf.for %k = %c0 to %c32 step %c16 {
           axe.barrier at cta
           %b = axe.view %B[%k, 0] : memref<64x8xf32> -> !g
@@ -114,7 +114,7 @@ func.func @barrier_in_if(%p: i1) {
   axe.kernel grid [1] threads 128 {
     axe.warp_specialize {
       axe.partition warps [0, 2) {
-        // expected-error @+1 {{a CTA barrier inside this op of an axe.partition needs the partitions to run concurrently}}
+        // expected-error @+1 {{a CTA barrier or pipeline wait inside this op of an axe.partition needs the partitions to run concurrently}}
         scf.if %p {
           axe.barrier at cta
         }

@@ -132,6 +132,14 @@ emitInstanceLoop(mlir::Operation *op, const InstanceLoopPlan &plan,
 /// diagnostic says why when the partitions cannot run so.
 mlir::LogicalResult lowerCPUWarpSpecialize(WarpSpecializeOp ws);
 
+/// Records on each axe.pipeline in `root` how many partitions commit and
+/// release it (before lowerCPUWarpSpecialize removes the partitions).
+void planCPUPipelines(mlir::Operation *root);
+/// Lowers the planned pipelines of `root` and their stage ops to counters
+/// whose waits and acquires assert that the partitions' round-by-round
+/// order made their stage ready (CPUPipeline.cpp).
+mlir::LogicalResult lowerCPUPipelines(mlir::Operation *root);
+
 class ScheduleRegistry;
 
 /// Adds the CPU schedules to `registry`.
