@@ -104,6 +104,11 @@ LogicalResult lowerCPUPipelines(Operation *root) {
       memref::StoreOp::create(rw, loc, zero, empty, index(rw, loc, s));
     }
     for (Operation *user : llvm::to_vector(p->getUsers())) {
+      if (!isa<PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
+               PipelineReleaseOp>(user))
+        return user->emitError("cpu: ")
+               << user->getName()
+               << " takes a pipeline; only the axe.pipeline_* ops may";
       Location at = user->getLoc();
       rw.setInsertionPoint(user);
       Value i = user->getOperand(1);

@@ -98,8 +98,14 @@ FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
   if (auto made = pipeline.getDefiningOp<UnrealizedConversionCastOp>())
     return PipelineBarriers{made.getOperand(0), made.getOperand(1), stages};
   auto op = pipeline.getDefiningOp<PipelineOp>();
-  if (!op)
-    return failure();
+  if (!op) {
+    Operation *from = pipeline.getDefiningOp();
+    return emitError(pipeline.getLoc())
+           << "nvvm: a pipeline's stage ops must take it from axe.pipeline "
+              "itself, not through "
+           << (from ? from->getName().getStringRef() : StringRef("a block "
+                                                                 "argument"));
+  }
   int64_t committers = arrivingWarps<PipelineCommitOp>(pipeline, ctaWarps);
   int64_t releasers = arrivingWarps<PipelineReleaseOp>(pipeline, ctaWarps);
   if (committers == 0)

@@ -207,6 +207,26 @@ module attributes {axe.target = #axe.target<"sm_90">} {
 
 // -----
 
+// The stage ops find the pipeline's barriers from axe.pipeline itself.
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @pipeline_through_loop(%n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    axe.kernel grid [1] threads 64 {
+      %p = axe.pipeline : !axe.pipeline<2>
+      // expected-error @below {{nvvm: a pipeline's stage ops must take it from axe.pipeline itself, not through scf.for}}
+      %q = scf.for %i = %c0 to %n step %c1 iter_args(%r = %p) -> !axe.pipeline<2> {
+        scf.yield %r : !axe.pipeline<2>
+      }
+      axe.pipeline_commit %p[%c0] : !axe.pipeline<2>
+      axe.pipeline_wait %q[%c0] : !axe.pipeline<2>
+    }
+    return
+  }
+}
+
+// -----
+
 !a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
 !c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
 module attributes {axe.target = #axe.target<"sm_90">} {
