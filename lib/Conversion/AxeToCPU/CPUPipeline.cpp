@@ -92,6 +92,11 @@ LogicalResult lowerCPUPipelines(Operation *root) {
     if (committers.getInt() == 0)
       return p.emitError("cpu: no axe.pipeline_commit fills this pipeline, "
                          "so a wait on it would never return");
+    if (releasers.getInt() == 0 &&
+        llvm::any_of(p->getUsers(), llvm::IsaPred<PipelineAcquireOp>))
+      return p.emitError("cpu: no axe.pipeline_release gives this "
+                         "pipeline's stages back, so an acquire past its "
+                         "first round would never return");
     int64_t stages = p.getType().getStages();
     Location loc = p.getLoc();
     rw.setInsertionPoint(p);

@@ -103,14 +103,19 @@ FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
     return emitError(pipeline.getLoc())
            << "nvvm: a pipeline's stage ops must take it from axe.pipeline "
               "itself, not through "
-           << (from ? from->getName().getStringRef() : StringRef("a block "
-                                                                 "argument"));
+           << (from ? from->getName().getStringRef()
+                    : StringRef("a block "
+                                "argument"));
   }
   int64_t committers = arrivingWarps<PipelineCommitOp>(pipeline, ctaWarps);
   int64_t releasers = arrivingWarps<PipelineReleaseOp>(pipeline, ctaWarps);
   if (committers == 0)
     return op.emitError("nvvm: no axe.pipeline_commit fills this pipeline, "
                         "so a wait on it would never return");
+  if (releasers == 0 && arrivingWarps<PipelineAcquireOp>(pipeline, 1) != 0)
+    return op.emitError("nvvm: no axe.pipeline_release gives this "
+                        "pipeline's stages back, so an acquire past its "
+                        "first round would never return");
   OpBuilder::InsertionGuard guard(rw);
   Location loc = op.getLoc();
   rw.setInsertionPointToStart(&entry);
@@ -125,7 +130,7 @@ FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
       nvgpu::MBarrierInitOp::create(b, loc, barriers.full,
                                     indexConstant(b, loc, committers), slot,
                                     Value());
-      // Nothing releases a pipeline whose stages are each used once.
+      // A pipeline nothing releases is never acquired: its count is moot.
       nvgpu::MBarrierInitOp::create(
           b, loc, barriers.empty,
           indexConstant(b, loc, std::max<int64_t>(releasers, 1)), slot,

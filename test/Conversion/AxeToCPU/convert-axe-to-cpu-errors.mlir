@@ -104,3 +104,45 @@ func.func @storage_reach_spans_int64() {
   }
   return
 }
+
+// -----
+
+// Pipelines nothing fills or nothing gives back: their waits (acquires)
+// would never return, on a GPU as here.
+func.func @pipeline_without_commit(%i: index) {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{cpu: no axe.pipeline_commit fills this pipeline, so a wait on it would never return}}
+    %p = axe.pipeline : !axe.pipeline<2>
+    axe.pipeline_wait %p[%i] : !axe.pipeline<2>
+  }
+  return
+}
+
+// -----
+
+func.func @pipeline_without_release(%i: index) {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{cpu: no axe.pipeline_release gives this pipeline's stages back, so an acquire past its first round would never return}}
+    %p = axe.pipeline : !axe.pipeline<2>
+    axe.pipeline_acquire %p[%i] : !axe.pipeline<2>
+    axe.pipeline_commit %p[%i] : !axe.pipeline<2>
+  }
+  return
+}
+
+// -----
+
+func.func @pipeline_through_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  axe.kernel grid [1] threads 64 {
+    %p = axe.pipeline : !axe.pipeline<2>
+    // expected-error @+1 {{cpu: scf.for takes a pipeline; only the axe.pipeline_* ops may}}
+    %q = scf.for %i = %c0 to %n step %c1 iter_args(%r = %p) -> !axe.pipeline<2> {
+      scf.yield %r : !axe.pipeline<2>
+    }
+    axe.pipeline_commit %p[%c0] : !axe.pipeline<2>
+    axe.pipeline_wait %q[%c0] : !axe.pipeline<2>
+  }
+  return
+}

@@ -207,6 +207,28 @@ module attributes {axe.target = #axe.target<"sm_90">} {
 
 // -----
 
+// A producer that acquires stages nothing releases.
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @pipeline_without_release(%i: index) {
+    axe.kernel grid [1] threads 64 {
+      // expected-error @below {{nvvm: no axe.pipeline_release gives this pipeline's stages back, so an acquire past its first round would never return}}
+      %p = axe.pipeline : !axe.pipeline<2>
+      axe.warp_specialize {
+        axe.partition warps [0, 1) {
+          axe.pipeline_acquire %p[%i] : !axe.pipeline<2>
+          axe.pipeline_commit %p[%i] : !axe.pipeline<2>
+        }
+        axe.partition warps [1, 2) {
+          axe.pipeline_wait %p[%i] : !axe.pipeline<2>
+        }
+      }
+    }
+    return
+  }
+}
+
+// -----
+
 // The stage ops find the pipeline's barriers from axe.pipeline itself.
 module attributes {axe.target = #axe.target<"sm_90">} {
   func.func @pipeline_through_loop(%n: index) {
