@@ -83,7 +83,11 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
   const TargetCodegen &cg = codegenOf(ctx);
   Type elt = dst.elementType();
-  if (dst.isRegister() || src.isRegister()) {
+  if (dst.isRegister() != src.isRegister() &&
+      copyHeldRuns(rw, loc, cg, src.isRegister() ? src : dst,
+                   src.isRegister() ? dst : src, src.isRegister())) {
+    // Runs of consecutive elements as vectors.
+  } else if (dst.isRegister() || src.isRegister()) {
     // The register side decides which elements this thread moves.
     const GPUOperand &reg = dst.isRegister() ? dst : src;
     forEachHeld(rw, loc, cg, reg, [&](OpBuilder &b, Location l, ValueRange x) {

@@ -272,6 +272,152 @@ void forEachHeld(OpBuilder &b, Location loc, const TargetCodegen &cg,
   });
 }
 
+namespace {
+
+/// The m stride of each dim of a memory layout that is plain strided (each
+/// dim at most one iter, on m; no swizzle, no replica, its offset on m
+/// only), and its offset.
+struct PlainStrides {
+  SmallVector<int64_t, 4> strides;
+  int64_t offset = 0;
+};
+
+std::optional<PlainStrides> plainStrides(const GPUOperand &mem) {
+  if (mem.isRegister() || mem.isDistributed() ||
+      mem.space == MemorySpace::TMem || !mem.emitter)
+    return std::nullopt;
+  const Layout &layout = mem.layout();
+  if (layout.isSwizzled() && !layout.swizzle()->isIdentity())
+    return std::nullopt;
+  const GroupedLayout &g = mem.emitter->grouped();
+  if (!g.layout.replica().empty())
+    return std::nullopt;
+  for (const auto &[axis, v] : g.layout.offset().entries())
+    if (axis != kDefaultAxis && v != 0)
+      return std::nullopt;
+  PlainStrides p;
+  p.offset = g.layout.offset().get(kDefaultAxis);
+  for (unsigned d = 0; d < mem.shape().size(); ++d) {
+    int64_t stride = 0, iters = 0;
+    for (const Iter &it : g.block(d)) {
+      if (it.extent == 1)
+        continue;
+      if (it.axis != kDefaultAxis)
+        return std::nullopt;
+      stride = it.stride;
+      ++iters;
+    }
+    if (iters > 1)
+      return std::nullopt;
+    p.strides.push_back(stride);
+  }
+  return p;
+}
+
+/// What divides the element offset of `mem`'s logical element `x` (in
+/// `plain`) whatever x's innermost index is: the view's and slices' starts,
+/// the layout's offset and the other dims' strides (0: everything).
+int64_t outerDivisor(const GPUOperand &mem, const PlainStrides &plain) {
+  int64_t d = plain.offset;
+  if (auto view = dyn_cast<ViewOp>(mem.ref.root))
+    d = std::gcd(d, viewOffsetDivisor(view));
+  if (!mem.ref.offset.entries().empty())
+    d = std::gcd(d, mem.ref.offsetAlignment == 0 ? 1 : mem.ref.offsetAlignment);
+  for (size_t k = 0; k + 1 < plain.strides.size(); ++k)
+    d = std::gcd(d, plain.strides[k]);
+  return d;
+}
+
+} // namespace
+
+bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
+                  const GPUOperand &reg, const GPUOperand &mem, bool toMemory) {
+  auto plain = plainStrides(mem);
+  if (!plain || reg.shape() != mem.shape() || reg.shape().empty() ||
+      plain->strides.back() != 1 || reg.elementType() != mem.elementType() ||
+      holderAxes(cg.target(), reg).empty())
+    return false;
+  int64_t bytes = (reg.elementType().getIntOrFloatBitWidth() + 7) / 8;
+  int64_t maxLanes = 16 / bytes;
+  if (maxLanes < 2)
+    return false;
+  auto view = InstanceEmitter::get(reg.layout(), reg.shape(),
+                                   holderAxes(cg.target(), reg));
+  if (!view)
+    return false;
+  int64_t n = view->view().localSize();
+  if (n > kMaxUnrolled)
+    return false;
+  // Runs of local elements j, j + 1, ... whose logical indices step the
+  // innermost dim by one: their starts and lengths.
+  unsigned inner = reg.shape().size() - 1;
+  SmallVector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t j = 0; j < n;) {
+    Shape first = view->view().localOffset(j);
+    int64_t len = 1;
+    while (j + len < n && len < maxLanes) {
+      Shape next = view->view().localOffset(j + len);
+      Shape want = first;
+      want[inner] += len;
+      if (next != want)
+        break;
+      ++len;
+    }
+    runs.push_back({j, len});
+    j += len;
+  }
+  if (llvm::all_of(runs, [](auto r) { return r.second == 1; }))
+    return false;
+  HeldView h = emitHeldView(b, loc, cg, reg);
+  // A run of `lanes` starts aligned where its first element's offset is a
+  // multiple of lanes: the outer part and the thread's innermost base are,
+  // and so is the run's own offset from the base.
+  int64_t known =
+      std::gcd(outerDivisor(mem, *plain), knownDivisor(h.base.logical[inner]));
+  auto divides = [](int64_t d, int64_t lanes) { return d % lanes == 0; };
+  guarded(b, loc, h.base.holds, [&](OpBuilder &ib) {
+    for (auto [j, len] : runs) {
+      int64_t at = j;
+      int64_t left = len;
+      while (left > 0) {
+        int64_t offset = h.view->view().localOffset(at)[inner];
+        int64_t lanes = left;
+        // The widest power of two that fits and starts aligned.
+        while (lanes > 1 && (!llvm::isPowerOf2_64(lanes) ||
+                             !divides(known, lanes) || offset % lanes != 0))
+          --lanes;
+        InstanceElement e = h.view->emitElement(ib, loc, h.base, at);
+        CoordValue place =
+            mem.emitter->emitUnswizzled(ib, loc, e.logical, &mem.ref.offset);
+        if (lanes == 1) {
+          if (toMemory)
+            mem.storeAt(ib, loc, place, reg.read(ib, loc, e.logical));
+          else
+            reg.write(ib, loc, e.logical, mem.loadAt(ib, loc, place));
+        } else if (toMemory) {
+          SmallVector<Value, 4> values;
+          for (int64_t k = 0; k < lanes; ++k)
+            values.push_back(reg.read(
+                ib, loc, h.view->emitElement(ib, loc, h.base, at + k).logical));
+          mem.storeAt(ib, loc, place,
+                      vector::FromElementsOp::create(
+                          ib, loc, VectorType::get({lanes}, reg.elementType()),
+                          values));
+        } else {
+          Value v = mem.loadAt(ib, loc, place, lanes);
+          for (int64_t k = 0; k < lanes; ++k)
+            reg.write(ib, loc,
+                      h.view->emitElement(ib, loc, h.base, at + k).logical,
+                      vector::ExtractOp::create(ib, loc, v, k));
+        }
+        at += lanes;
+        left -= lanes;
+      }
+    }
+  });
+  return true;
+}
+
 Result<bool> checkInstanceView(const TargetDescription &target,
                                const Layout &layout, ArrayRef<int64_t> shape) {
   SmallVector<std::string, 4> axes = threadAxesOf(target, layout);

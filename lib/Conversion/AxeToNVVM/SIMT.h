@@ -87,6 +87,16 @@ struct HeldView {
 };
 HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
                       const TargetCodegen &cg, const GPUOperand &reg);
+/// Copies between register operand `reg` and memory operand `mem` (of the
+/// same shape and element type; `toMemory` says which way) in runs of up
+/// to 16 bytes along the innermost dim: consecutive elements the thread
+/// holds that lie consecutively in `mem`, whose first one is proven aligned
+/// to the run (the memory layout plain strided, the view's and slices'
+/// starts and the thread's own base multiples of it). False, with nothing
+/// emitted that is used, where no run longer than one element exists.
+bool copyHeldRuns(mlir::OpBuilder &b, mlir::Location loc,
+                  const TargetCodegen &cg, const GPUOperand &reg,
+                  const GPUOperand &mem, bool toMemory);
 /// Calls `body` with the logical index of every element of register operand
 /// `reg` the current thread holds.
 void forEachHeld(mlir::OpBuilder &b, mlir::Location loc,
