@@ -128,8 +128,14 @@ bool Machine::releaseClusterBarrier() {
   if (!anyArrived)
     return false;
   ++clusterPhase;
+  // What one warp of the cluster observed of mbarrier phases, all know.
+  llvm::DenseMap<uint64_t, uint64_t> known;
+  for (unsigned r = 0; r < clusterCtas; ++r)
+    for (const Warp &w : r == curRank ? warps : parked[r].warps)
+      mergeObserved(known, w.observed);
   for (unsigned r = 0; r < clusterCtas; ++r)
     for (Warp &w : r == curRank ? warps : parked[r].warps) {
+      w.observed = known;
       w.clusterArrived = 0;
       if (w.state == Warp::AtCluster && w.clusterArrivePhase < clusterPhase)
         w.state = Warp::Ready;

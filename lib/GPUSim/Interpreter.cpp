@@ -390,8 +390,7 @@ bool Machine::releaseBarriers() {
     llvm::DenseMap<uint64_t, uint64_t> known;
     for (const Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id)
-        for (auto [tag, phase] : w.observed)
-          known[tag] = std::max(known[tag], phase);
+        mergeObserved(known, w.observed);
     for (Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id) {
         w.state = Warp::Ready;

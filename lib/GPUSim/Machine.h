@@ -73,7 +73,21 @@ struct MBarrierState {
   /// Shared bytes TMA loads wrote for this phase (buffer, byte, count):
   /// poisoned until the phase completes.
   std::vector<std::array<int64_t, 3>> tmaWrites;
+  /// The mbarrier phases the arriving warps had observed (Warp::observed),
+  /// in the phase under way and in those completed: a warp that waits for
+  /// a completed phase learns them, as it learns what a barrier's other
+  /// warps observed.
+  llvm::DenseMap<uint64_t, uint64_t> arrivedKnowledge, completedKnowledge;
 };
+
+/// Raises each phase `into` records to the one `from` records.
+inline void mergeObserved(llvm::DenseMap<uint64_t, uint64_t> &into,
+                          const llvm::DenseMap<uint64_t, uint64_t> &from) {
+  for (const auto &[tag, phase] : from) {
+    uint64_t &have = into[tag];
+    have = std::max(have, phase);
+  }
+}
 
 /// An mbarrier (buffer, index) as one word, and the phase of one with it.
 inline uint64_t mbarrierTag(std::pair<uint32_t, int64_t> key) {

@@ -582,6 +582,8 @@ void Machine::arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
                      bool mayComplete, bool remote) {
   if (!b.initialized)
     return fail(i, lane, "arrive on an mbarrier that was not initialized");
+  if (cur)
+    mergeObserved(b.arrivedKnowledge, cur->observed);
   b.pending -= count;
   if (b.pending < 0)
     return fail(i, lane,
@@ -600,6 +602,8 @@ void Machine::arrive(const Inst &i, int lane, MBarrierState &b, int64_t count,
 void Machine::completePhase(MBarrierState &b, bool remote) {
   ++b.phase;
   b.pending = b.expected;
+  mergeObserved(b.completedKnowledge, b.arrivedKnowledge);
+  b.arrivedKnowledge.clear();
   // Completing a phase orders the arrivers' accesses before the waiters':
   // the race detector treats it as a barrier (of the cluster when a remote
   // arrive completes it).
@@ -698,9 +702,12 @@ void Machine::execMBarrier(const Inst &i, int32_t &pc) {
   cur->waitsOn = on;
   cur->waitParity = parity;
   if (mbarrierReleased(*cur)) {
-    // The phases before the current one have completed.
+    // The phases before the current one have completed, and the waiter
+    // learns what the warps that completed them had observed.
+    const MBarrierState &b = mbarriers[on];
+    mergeObserved(cur->observed, b.completedKnowledge);
     uint64_t &seen = cur->observed[mbarrierTag(on)];
-    seen = std::max(seen, mbarriers[on].phase);
+    seen = std::max(seen, b.phase);
     return;
   }
   cur->state = Warp::AtMBarrier;

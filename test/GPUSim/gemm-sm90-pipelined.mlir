@@ -50,6 +50,15 @@
 // RUN: lli -O2 --dlopen=%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   --dlopen=%mlir_lib_dir/libmlir_c_runner_utils%shlibext --extra-module=%t.persistent.ll %t.main.ll \
 // RUN: | FileCheck %s
+// A producer that waits for its own TMA boxes (their site barriers) and
+// then commits the stage without tokens is correct too: a consumer that
+// waits for the stage learns what the committing warps had observed.
+// RUN: sed 's/axe.pipeline_commit %%pipe\[%%i\([0-9]\)\], %%tA\([0-9]\), %%tB\([0-9]\)/axe.wait %%tA\2, %%tB\3 at warpgroup\n            axe.pipeline_commit %%pipe[%%i\1]/' %t.ring.mlir \
+// RUN:   | axe-opt --axe-to-nvvm=chip=sm_90 \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   -e main -entry-point-result=i32 --check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// RUN: | FileCheck %s
 // Without the consumers' waits for full stages the interpreter reports the
 // first read of a stage no consumer warp has observed (a schedule that
 // happens to run the producer ahead would otherwise hide it):
