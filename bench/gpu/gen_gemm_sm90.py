@@ -35,8 +35,10 @@ def acc_layout(w, bn):
     w("")
 
 
-def kernel_head(w, name, n, k, bn, stages, t_sa, t_sb):
-    """From the module to the producer's loop and its K offsets."""
+def kernel_head(w, name, n, k, bn, stages, t_sa, t_sb, t_pipe=None):
+    """From the module to the producer's loop and its K offsets (with
+    `t_pipe`, the pipeline of that type and the loop's first stage index
+    %kt)."""
     w('module attributes {axe.target = #axe.target<"sm_90">} {')
     w(f"  func.func @{name}(%A: memref<?x{k}xf16>, %B: memref<{n}x{k}xf16>,")
     w(f"      %C: memref<?x{n}xf32>, %mTiles: index) {{")
@@ -55,9 +57,13 @@ def kernel_head(w, name, n, k, bn, stages, t_sa, t_sb):
     w("      %n0 = arith.muli %by, %cBN : index")
     w(f"      %sA = axe.alloc : {t_sa}")
     w(f"      %sB = axe.alloc : {t_sb}")
+    if t_pipe:
+        w(f"      %pipe = axe.pipeline : {t_pipe}")
     w("      axe.warp_specialize {")
     w("        axe.partition warps [0, 4) registers 40 {")
     w("          scf.for %k = %c0 to %cK step %cStep {")
+    if t_pipe:
+        w("            %kt = arith.divui %k, %c64 : index")
     for s in range(stages):
         w(f"            %k{s} = arith.addi %k, %c{64 * s} : index" if s else
           f"            %k{s} = arith.addi %k, %c0 : index")
@@ -296,18 +302,7 @@ def emit_ring(name, n, k, bn, stages):
         f"// C (M x {n} f32) = A (M x {k} f16) x B^T, a 128x{bn} tile per CTA, a",
         f"// ring of {stages} stages of K = 64 handed over through an axe.pipeline.",
         "// See the script for the design."], n, k, bn, stages)
-    head = []
-    kernel_head(head.append, name, n, k, bn, stages, t_sa, t_sb)
-    for line in head:
-        if line.startswith("        axe.partition") or line.startswith("      axe.warp_specialize"):
-            if line.startswith("      axe.warp_specialize"):
-                w(f"      %pipe = axe.pipeline : {t_p}")
-            w(line)
-        elif line.startswith("          scf.for %k"):
-            w(line)
-            w("            %kt = arith.divui %k, %c64 : index")
-        else:
-            w(line)
+    kernel_head(w, name, n, k, bn, stages, t_sa, t_sb, t_p)
 
     def stage_index(j):
         w(f"            %i{j} = arith.addi %kt, %cj{j} : index")

@@ -26,17 +26,6 @@ namespace {
 constexpr StringLiteral kCommitters = "axe.cpu_committers";
 constexpr StringLiteral kReleasers = "axe.cpu_releasers";
 
-/// Partitions taking part in each phase: those with one of the ops (a
-/// partition runs its ops once, whatever its warps), 1 for ops outside
-/// partitions.
-template <typename OpTy> int64_t partitionsWith(Value pipeline) {
-  llvm::SmallPtrSet<Operation *, 4> partitions;
-  for (Operation *user : pipeline.getUsers())
-    if (isa<OpTy>(user))
-      partitions.insert(user->getParentOfType<PartitionOp>());
-  return int64_t(partitions.size());
-}
-
 Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -72,10 +61,11 @@ std::string where(Operation *op) {
 void planCPUPipelines(Operation *root) {
   root->walk([](PipelineOp p) {
     Builder b(p.getContext());
-    p->setAttr(kCommitters,
-               b.getI64IntegerAttr(partitionsWith<PipelineCommitOp>(p)));
-    p->setAttr(kReleasers,
-               b.getI64IntegerAttr(partitionsWith<PipelineReleaseOp>(p)));
+    // A partition runs its ops once, whatever its warps.
+    p->setAttr(kCommitters, b.getI64IntegerAttr(
+                                p.partitionsWith<PipelineCommitOp>().size()));
+    p->setAttr(kReleasers, b.getI64IntegerAttr(
+                               p.partitionsWith<PipelineReleaseOp>().size()));
   });
 }
 
@@ -89,14 +79,8 @@ LogicalResult lowerCPUPipelines(Operation *root) {
     if (!committers || !releasers)
       return p.emitError("cpu: the pipeline was not planned before its "
                          "partitions were interleaved");
-    if (committers.getInt() == 0)
-      return p.emitError("cpu: no axe.pipeline_commit fills this pipeline, "
-                         "so a wait on it would never return");
-    if (releasers.getInt() == 0 &&
-        llvm::any_of(p->getUsers(), llvm::IsaPred<PipelineAcquireOp>))
-      return p.emitError("cpu: no axe.pipeline_release gives this "
-                         "pipeline's stages back, so an acquire past its "
-                         "first round would never return");
+    if (StringRef why = p.whyItWouldHang(); !why.empty())
+      return p.emitError("cpu: ") << why;
     int64_t stages = p.getType().getStages();
     Location loc = p.getLoc();
     rw.setInsertionPoint(p);

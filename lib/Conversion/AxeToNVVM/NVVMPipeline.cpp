@@ -31,21 +31,14 @@ constexpr int64_t kPipelineWaitTicks = 10000000;
 /// Warps that arrive on each phase: every warp of each partition with one
 /// of the ops, or of the CTA for one outside partitions.
 template <typename OpTy>
-int64_t arrivingWarps(Value pipeline, int64_t ctaWarps) {
-  llvm::SmallPtrSet<Operation *, 4> partitions;
-  bool outside = false;
+int64_t arrivingWarps(PipelineOp pipeline, int64_t ctaWarps) {
   int64_t warps = 0;
-  for (Operation *user : pipeline.getUsers()) {
-    if (!isa<OpTy>(user))
-      continue;
-    auto partition = user->getParentOfType<PartitionOp>();
-    if (!partition) {
-      outside = true;
-    } else if (partitions.insert(partition).second) {
-      warps += partition.getNumWarps();
-    }
+  for (PartitionOp partition : pipeline.partitionsWith<OpTy>()) {
+    if (!partition)
+      return ctaWarps;
+    warps += partition.getNumWarps();
   }
-  return outside ? ctaWarps : warps;
+  return warps;
 }
 
 Value makeGroup(RewriterBase &rw, Location loc, int64_t stages) {
@@ -107,15 +100,10 @@ FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
                     : StringRef("a block "
                                 "argument"));
   }
-  int64_t committers = arrivingWarps<PipelineCommitOp>(pipeline, ctaWarps);
-  int64_t releasers = arrivingWarps<PipelineReleaseOp>(pipeline, ctaWarps);
-  if (committers == 0)
-    return op.emitError("nvvm: no axe.pipeline_commit fills this pipeline, "
-                        "so a wait on it would never return");
-  if (releasers == 0 && arrivingWarps<PipelineAcquireOp>(pipeline, 1) != 0)
-    return op.emitError("nvvm: no axe.pipeline_release gives this "
-                        "pipeline's stages back, so an acquire past its "
-                        "first round would never return");
+  if (StringRef why = op.whyItWouldHang(); !why.empty())
+    return op.emitError("nvvm: ") << why;
+  int64_t committers = arrivingWarps<PipelineCommitOp>(op, ctaWarps);
+  int64_t releasers = arrivingWarps<PipelineReleaseOp>(op, ctaWarps);
   OpBuilder::InsertionGuard guard(rw);
   Location loc = op.getLoc();
   rw.setInsertionPointToStart(&entry);

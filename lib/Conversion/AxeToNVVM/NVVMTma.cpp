@@ -384,12 +384,11 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
   });
   if constexpr (std::is_same_v<OpTy, CopyAsyncOp>) {
     // A committed copy is waited on by the pipeline's consumers.
-    for (Operation *user : llvm::to_vector(op.getToken().getUsers())) {
-      if (commit)
-        break;
-      rw.setInsertionPoint(user);
-      emitPhaseWait(rw, user->getLoc(), site);
-    }
+    if (!commit)
+      for (Operation *user : llvm::to_vector(op.getToken().getUsers())) {
+        rw.setInsertionPoint(user);
+        emitPhaseWait(rw, user->getLoc(), site);
+      }
     replaceTokenWithPlaceholder(op.getToken(), rw);
   } else {
     emitPhaseWait(rw, loc, site);

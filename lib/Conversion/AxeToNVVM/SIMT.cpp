@@ -232,10 +232,16 @@ SmallVector<std::string, 4> holderAxes(const TargetDescription &target,
 
 HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
                       const GPUOperand &reg) {
+  auto view = InstanceEmitter::get(reg.layout(), reg.shape(),
+                                   holderAxes(cg.target(), reg));
+  return emitHeldView(b, loc, cg, reg, std::move(*view));
+}
+
+HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
+                      const GPUOperand &reg, InstanceEmitter view) {
   SmallVector<std::string, 4> axes = holderAxes(cg.target(), reg);
   HeldView h;
-  auto view = InstanceEmitter::get(reg.layout(), reg.shape(), axes);
-  h.view.emplace(std::move(*view));
+  h.view.emplace(std::move(view));
   CoordValue coord;
   for (const std::string &axis : axes) {
     Value v = cg.axisValue(b, loc, axis);
@@ -368,7 +374,7 @@ bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
   }
   if (llvm::all_of(runs, [](auto r) { return r.second == 1; }))
     return false;
-  HeldView h = emitHeldView(b, loc, cg, reg);
+  HeldView h = emitHeldView(b, loc, cg, reg, std::move(*view));
   // A run of `lanes` starts aligned where its first element's offset is a
   // multiple of lanes: the outer part and the thread's innermost base are,
   // and so is the run's own offset from the base.

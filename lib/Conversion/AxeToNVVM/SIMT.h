@@ -87,6 +87,11 @@ struct HeldView {
 };
 HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
                       const TargetCodegen &cg, const GPUOperand &reg);
+/// The same with the view already made (InstanceEmitter::get of `reg`'s
+/// layout over its holder axes).
+HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
+                      const TargetCodegen &cg, const GPUOperand &reg,
+                      InstanceEmitter view);
 /// Copies between register operand `reg` and memory operand `mem` (of the
 /// same shape and element type; `toMemory` says which way) in runs of up
 /// to 16 bytes along the innermost dim: consecutive elements the thread

@@ -318,6 +318,17 @@ static LogicalResult verifyPipelineUse(Operation *op, Value pipeline) {
   return success();
 }
 
+StringRef PipelineOp::whyItWouldHang() {
+  if (partitionsWith<PipelineCommitOp>().empty())
+    return "no axe.pipeline_commit fills this pipeline, so a wait on it "
+           "would never return";
+  if (partitionsWith<PipelineReleaseOp>().empty() &&
+      !partitionsWith<PipelineAcquireOp>().empty())
+    return "no axe.pipeline_release gives this pipeline's stages back, so an "
+           "acquire past its first round would never return";
+  return "";
+}
+
 LogicalResult PipelineAcquireOp::verify() {
   return verifyPipelineUse(*this, getPipeline());
 }

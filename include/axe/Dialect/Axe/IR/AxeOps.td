@@ -611,6 +611,26 @@ def Axe_PipelineOp : Axe_Op<"pipeline", [
   }];
   let results = (outs Axe_Pipeline:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let extraClassDeclaration = [{
+    /// The partitions holding this pipeline's ops of kind OpTy, each once;
+    /// a null entry stands for ops outside any partition. Lowerings count
+    /// the arrivals of a phase from them.
+    template <typename OpTy>
+    ::llvm::SmallVector<PartitionOp, 2> partitionsWith() {
+      ::llvm::SmallVector<PartitionOp, 2> partitions;
+      for (::mlir::Operation *user : getResult().getUsers())
+        if (::llvm::isa<OpTy>(user)) {
+          auto partition = user->getParentOfType<PartitionOp>();
+          if (!::llvm::is_contained(partitions, partition))
+            partitions.push_back(partition);
+        }
+      return partitions;
+    }
+    /// Why a wait on this pipeline would never return (nothing commits, or
+    /// acquires past the first round that nothing releases); empty if
+    /// none.
+    ::llvm::StringRef whyItWouldHang();
+  }];
 }
 
 class Axe_PipelineStageOp<string mnemonic, string opSummary>
