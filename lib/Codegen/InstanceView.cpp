@@ -26,9 +26,46 @@ Value cmp(OpBuilder &b, Location loc, arith::CmpIPredicate p, Value a,
 /// (InstanceAxis: from the largest stride down, digit = rest div stride,
 /// rest = rest mod stride), adds the shard digits' logical contributions to
 /// `logical` and returns whether the instance holds anything on this axis.
+/// Ands `primary` with every replica digit being 0.
+/// Adds digit `digit` of `d` (solved) to `logical`, or to the replica
+/// test of `primary`.
+void addDigit(OpBuilder &b, Location loc, const InstanceDigit &d, Value digit,
+              SmallVectorImpl<Value> &logical, Value &primary) {
+  if (d.replica) {
+    primary =
+        andI1(b, loc, primary, cmp(b, loc, arith::CmpIPredicate::eq, digit, 0));
+    return;
+  }
+  if (d.reversed)
+    digit = b.createOrFold<arith::SubIOp>(
+        loc, indexConstant(b, loc, d.extent - 1), digit);
+  logical[d.dim] = addIndex(b, loc, logical[d.dim],
+                            mulIndex(b, loc, digit, d.logicalStride));
+}
+
+/// solveAxis for a tabled axis: u is compared with each sum of digits.
+Value solveTabled(OpBuilder &b, Location loc, const InstanceAxis &axis, Value u,
+                  SmallVectorImpl<Value> &logical, Value &primary) {
+  Value holds = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+  SmallVector<Value, 4> digit(axis.digits.size(), indexConstant(b, loc, 0));
+  axis.forEachCombination([&](ArrayRef<int64_t> combination, int64_t sum) {
+    Value here = cmp(b, loc, arith::CmpIPredicate::eq, u, sum);
+    holds = b.createOrFold<arith::OrIOp>(loc, holds, here);
+    for (auto [j, v] : llvm::enumerate(combination))
+      if (v != 0)
+        digit[j] = b.createOrFold<arith::SelectOp>(
+            loc, here, indexConstant(b, loc, v), digit[j]);
+  });
+  for (auto [j, d] : llvm::enumerate(axis.digits))
+    addDigit(b, loc, d, digit[j], logical, primary);
+  return holds;
+}
+
 Value solveAxis(OpBuilder &b, Location loc, const InstanceAxis &axis, Value u,
-                SmallVectorImpl<Value> &logical) {
+                SmallVectorImpl<Value> &logical, Value &primary) {
   using P = arith::CmpIPredicate;
+  if (axis.tabled)
+    return solveTabled(b, loc, axis, u, logical, primary);
   // Dense digits cover [0, count) exactly; an unsigned compare also rejects
   // u < 0.
   bool dense = axis.dense();
@@ -46,13 +83,7 @@ Value solveAxis(OpBuilder &b, Location loc, const InstanceAxis &axis, Value u,
     }
     if (!dense)
       holds = andI1(b, loc, holds, cmp(b, loc, P::ult, digit, d.extent));
-    if (d.replica)
-      continue;
-    if (d.reversed)
-      digit = b.createOrFold<arith::SubIOp>(
-          loc, indexConstant(b, loc, d.extent - 1), digit);
-    logical[d.dim] = addIndex(b, loc, logical[d.dim],
-                              mulIndex(b, loc, digit, d.logicalStride));
+    addDigit(b, loc, d, digit, logical, primary);
   }
   // A remainder below the smallest stride: between two holding instances.
   if (!dense && rest)
@@ -79,16 +110,19 @@ InstanceBase InstanceEmitter::emitBase(OpBuilder &b, Location loc,
                                        const CoordValue &instance) const {
   InstanceBase base;
   base.logical.resize(instanceView.shape().size());
+  Value firstHolder;
   for (const InstanceAxis &axis : instanceView.instanceAxes()) {
     Value u = instance.get(b, loc, axis.axis);
     if (axis.offset != 0)
       u = b.createOrFold<arith::SubIOp>(loc, u,
                                         indexConstant(b, loc, axis.offset));
-    base.holds =
-        andI1(b, loc, base.holds, solveAxis(b, loc, axis, u, base.logical));
+    base.holds = andI1(b, loc, base.holds,
+                       solveAxis(b, loc, axis, u, base.logical, firstHolder));
   }
   if (!base.holds)
     base.holds = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  base.primary =
+      firstHolder ? andI1(b, loc, base.holds, firstHolder) : base.holds;
   for (Value &v : base.logical)
     if (!v)
       v = indexConstant(b, loc, 0);

@@ -923,8 +923,22 @@ LogicalResult Decoder::gpuOp(Operation *o) {
     return sreg(SRegOp::WarpId);
   if (isa<gpu::NumSubgroupsOp>(o))
     return sreg(SRegOp::NWarpId);
+  // Barrier imm: whether an id and a thread count are given, whether the
+  // barrier is aligned.
   if (isa<gpu::BarrierOp, NVVM::Barrier0Op>(o)) {
-    emit(Opc::Barrier, o).imm = {0, 0}; // barrier 0, the whole CTA
+    emit(Opc::Barrier, o).imm = {0, 0, 1}; // barrier 0, the whole CTA
+    return success();
+  }
+  if (auto ptx = dyn_cast<NVVM::InlinePtxOp>(o)) {
+    // The non-aligned barrier with an id and a count, what warps that meet
+    // at different code points use (nvvm.barrier is aligned).
+    if (ptx.getPtxCode().trim() != "barrier.sync $0, $1;" ||
+        ptx.getReadOnlyArgs().size() != 2 || ptx.getPredicate())
+      return o->emitError("axe-gpu-run: inline PTX other than "
+                          "'barrier.sync $0, $1;' is not modelled");
+    Inst &i = emit(Opc::Barrier, o);
+    i.imm = {1, 1, 0};
+    i.in = {in(ptx.getReadOnlyArgs()[0]), in(ptx.getReadOnlyArgs()[1])};
     return success();
   }
   if (auto b = dyn_cast<NVVM::BarrierOp>(o)) {
@@ -933,7 +947,7 @@ LogicalResult Decoder::gpuOp(Operation *o) {
                           "modelled yet");
     // in: the barrier id, then the thread count (imm: which are given).
     Inst &i = emit(Opc::Barrier, o);
-    i.imm = {b.getBarrierId() ? 1 : 0, b.getNumberOfThreads() ? 1 : 0};
+    i.imm = {b.getBarrierId() ? 1 : 0, b.getNumberOfThreads() ? 1 : 0, 1};
     if (b.getBarrierId())
       i.in.push_back(in(b.getBarrierId()));
     if (b.getNumberOfThreads())
@@ -1053,7 +1067,8 @@ LogicalResult Decoder::gpuOp(Operation *o) {
     return success();
   }
   if (isa<NVVM::SyncWarpOp>(o)) {
-    emit(Opc::Nop, o);
+    // Lockstep already orders the lanes; the race detector counts it.
+    emit(Opc::Nop, o).sub = kWarpSyncNop;
     return success();
   }
   StringRef name = o->getName().getStringRef();

@@ -329,6 +329,8 @@ LogicalResult Machine::runCluster(const int64_t pos[3]) {
         advanceEpoch();
         released = true;
       }
+      if (failed)
+        return failure();
     }
     if (releaseClusterBarrier())
       released = true;
@@ -350,6 +352,8 @@ bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
   }
   int first = __builtin_ctz(mask);
   size_t at = 0;
+  w.barrierAt = int32_t(indexOf(i));
+  w.barrierAligned = i.imm.size() < 3 || i.imm[2] != 0;
   w.barrierId = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
   w.barrierThreads = i.imm[1] ? int64_t(reg(i.in[at], 0, first)) : 0;
   if (w.barrierId < 0 || w.barrierId > 15) {
@@ -369,23 +373,51 @@ bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
 
 /// Releases the barriers whose arrivals are complete: a counted barrier
 /// when `count` threads (whole warps) wait at its id, an uncounted one when
-/// every warp of the CTA does (an exited warp never arrives). False when
-/// none can be released.
+/// every warp of the CTA that has not exited does (PTX ISA, `exit`: exiting
+/// threads that hold up a barrier for all threads release it). An aligned
+/// barrier whose warps wait at different instructions is an error (the PTX
+/// ISA leaves it undefined; compute-sanitizer's synccheck reports it).
+/// False when none can be released.
 bool Machine::releaseBarriers() {
   bool released = false;
+  int64_t live = 0;
+  for (const Warp &w : warps)
+    live += w.state != Warp::Exited;
   for (int64_t id = 0; id < 16; ++id) {
     int64_t arrived = 0, expected = 0;
-    for (const Warp &w : warps)
+    Warp *aligned = nullptr, *other = nullptr;
+    for (Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id) {
         arrived += 32;
         expected = std::max(expected, w.barrierThreads);
+        if (w.barrierAligned && !aligned)
+          aligned = &w;
       }
     if (arrived == 0)
       continue;
-    bool complete =
-        expected ? arrived >= expected : arrived == int64_t(warps.size()) * 32;
+    bool complete = expected ? arrived >= expected : arrived == live * 32;
     if (!complete)
       continue;
+    for (Warp &w : warps)
+      if (aligned && w.state == Warp::AtBarrier && w.barrierId == id &&
+          w.barrierAt != aligned->barrierAt)
+        other = &w;
+    if (other) {
+      std::string at = "another instruction";
+      if (auto loc =
+              dyn_cast<FileLineColLoc>(program.ops[other->barrierAt]->getLoc()))
+        at = llvm::formatv("line {0}", loc.getLine());
+      cur = aligned;
+      fail(program.code[aligned->barrierAt], -1,
+           llvm::formatv("divergent barrier: warp {0} waits at this aligned "
+                         "barrier {1}, warp {2} at {3} for it; every thread "
+                         "that takes part in an aligned barrier (bar.sync, "
+                         "nvvm.barrier) must execute the same one. Warps "
+                         "that meet at different code points need the "
+                         "non-aligned barrier.sync with a thread count",
+                         aligned->id, id, other->id, at));
+      return false;
+    }
     // What one warp knows of mbarrier phases, all of them now know.
     llvm::DenseMap<uint64_t, uint64_t> known;
     for (const Warp &w : warps)
@@ -666,6 +698,8 @@ void Machine::runWarp(Warp &w) {
 void Machine::step(const Inst &i) {
   switch (i.opc) {
   case Opc::Nop:
+    if (i.sub == kWarpSyncNop)
+      ++cur->warpSyncs;
     return;
   case Opc::IBin:
     return execIBin(i);
@@ -830,15 +864,23 @@ void Machine::shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
                            int64_t bytes, bool isWrite) {
   // Threads of the cluster: rank * 1024 + the thread's linear index.
   int32_t t = int32_t(curRank * 1024 + cur->id * 32 + lane);
+  int32_t warp = t / 32;
+  uint32_t syncs = cur->warpSyncs;
+  // A lane of this warp, before a bar.warp.sync this warp has passed since.
+  auto syncedInWarp = [&](int32_t otherWarp, uint32_t otherSyncs) {
+    return otherWarp == warp && syncs > otherSyncs;
+  };
   for (int64_t k = byte; k < byte + bytes; ++k) {
     Shadow &s = b.shadow[k];
     const char *kind = nullptr;
     int32_t other = -1;
-    if (s.writer != t && unordered(s.writeEpoch)) {
+    if (s.writer != t && unordered(s.writeEpoch) &&
+        !syncedInWarp(s.writer / 32, s.writeSync)) {
       kind = isWrite ? "write after write" : "read after write";
       other = s.writer;
     } else if (isWrite && s.reader != t && s.reader != -1 &&
-               unordered(s.readEpoch)) {
+               unordered(s.readEpoch) &&
+               !syncedInWarp(s.readerWarp, s.readSync)) {
       kind = "write after read";
       other = s.reader;
     }
@@ -854,11 +896,17 @@ void Machine::shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
     if (isWrite) {
       s.writer = t;
       s.writeEpoch = epoch;
+      s.writeSync = syncs;
     } else if (s.readEpoch != epoch || s.reader == t || s.reader == -1) {
       s.reader = t;
       s.readEpoch = epoch;
+      s.readerWarp = warp;
+      s.readSync = syncs;
     } else {
       s.reader = -2;
+      if (s.readerWarp != warp)
+        s.readerWarp = -1;
+      s.readSync = std::min(s.readSync, syncs);
     }
   }
 }

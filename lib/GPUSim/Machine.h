@@ -37,6 +37,11 @@ struct Shadow {
   uint32_t writeEpoch = 0;
   int32_t reader = -1; // -2: several threads
   uint32_t readEpoch = 0;
+  /// The warp of the reader(s), -1 when they were of several warps, and
+  /// how many bar.warp.sync each access's warp had passed (Warp::warpSyncs)
+  /// when it was made: a later sync of that warp orders it for its lanes.
+  int32_t readerWarp = -1;
+  uint32_t writeSync = 0, readSync = 0;
 };
 
 struct Buffer {
@@ -132,6 +137,14 @@ struct Warp {
   /// The named barrier an AtBarrier warp waits at and the threads it
   /// expects (0: the whole CTA).
   int64_t barrierId = 0, barrierThreads = 0;
+  /// The barrier instruction it waits at, and whether that instruction is
+  /// aligned (bar.sync, barrier.sync.aligned: every thread that takes part
+  /// must execute that same instruction).
+  int32_t barrierAt = -1;
+  bool barrierAligned = false;
+  /// The bar.warp.sync this warp has passed (the race detector's warp
+  /// epochs).
+  uint32_t warpSyncs = 0;
   /// The wgmma an AtWarpgroup warp waits at (instruction index).
   int32_t warpgroupAt = -1;
   /// wgmma operations not committed yet, and committed groups not waited

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+
 using namespace axe;
 
 //===----------------------------------------------------------------------===//
@@ -27,11 +29,35 @@ int64_t InstanceAxis::count() const {
   return n;
 }
 
+void InstanceAxis::forEachCombination(
+    llvm::function_ref<void(llvm::ArrayRef<int64_t>, int64_t)> fn) const {
+  llvm::SmallVector<int64_t, 4> digit(digits.size(), 0);
+  for (int64_t n = 0, total = count(); n < total; ++n) {
+    int64_t u = 0;
+    for (auto [j, d] : llvm::enumerate(digits))
+      u += digit[j] * d.stride;
+    fn(digit, u);
+    for (size_t j = 0; j < digit.size(); ++j) {
+      if (++digit[j] < digits[j].extent)
+        break;
+      digit[j] = 0;
+    }
+  }
+}
+
 std::optional<llvm::SmallVector<int64_t, 4>>
 InstanceAxis::solve(int64_t t) const {
   int64_t u;
   if (__builtin_sub_overflow(t, offset, &u) || u < 0)
     return std::nullopt;
+  if (tabled) {
+    std::optional<llvm::SmallVector<int64_t, 4>> found;
+    forEachCombination([&](llvm::ArrayRef<int64_t> digit, int64_t sum) {
+      if (sum == u)
+        found.emplace(digit.begin(), digit.end());
+    });
+    return found;
+  }
   llvm::SmallVector<int64_t, 4> out(digits.size());
   // Each stride exceeds what the smaller digits can add up to, so the
   // largest digit is rest div stride.
@@ -91,8 +117,25 @@ std::string digitStr(const InstanceDigit &d) {
          std::to_string(d.extent) + " : " + std::to_string(d.stride) + ")";
 }
 
-/// Orders the digits of one axis by stride and checks that they do not
-/// overlap, so that solve() finds the only solution.
+/// Whether every sum of the axis's digits is reached by one combination
+/// only (few combinations; their sums cannot overflow then).
+bool sumsAreUnique(const InstanceAxis &axis) {
+  int64_t combinations = 1;
+  for (const InstanceDigit &d : axis.digits)
+    if (mulOverflows(combinations, d.extent, combinations) ||
+        combinations > InstanceAxis::kMaxTabled ||
+        d.stride > (int64_t(1) << 40))
+      return false;
+  llvm::SmallVector<int64_t> sums;
+  axis.forEachCombination(
+      [&](llvm::ArrayRef<int64_t>, int64_t u) { sums.push_back(u); });
+  llvm::sort(sums);
+  return std::adjacent_find(sums.begin(), sums.end()) == sums.end();
+}
+
+/// Orders the digits of one axis by stride. Where they overlap, every
+/// coordinate must still be one sum of digits (solve() searches them);
+/// else an instance would hold an element twice.
 Result<bool> orderDigits(InstanceAxis &axis) {
   llvm::stable_sort(axis.digits,
                     [](const InstanceDigit &a, const InstanceDigit &b) {
@@ -102,11 +145,16 @@ Result<bool> orderDigits(InstanceAxis &axis) {
     InstanceDigit &lo = axis.digits[j];
     const InstanceDigit &hi = axis.digits[j + 1];
     int64_t reach;
-    if (mulOverflows(lo.stride, lo.extent, reach) || hi.stride < reach)
-      return fail("on instance axis '" + axis.axis + "' the " + digitStr(hi) +
-                  " overlaps the " + digitStr(lo) +
-                  " (|strides| ignoring sign), so one instance would hold "
-                  "an element twice or several elements per digit");
+    if (!mulOverflows(lo.stride, lo.extent, reach) && hi.stride >= reach)
+      continue;
+    if (sumsAreUnique(axis)) {
+      axis.tabled = true;
+      return true;
+    }
+    return fail("on instance axis '" + axis.axis + "' the " + digitStr(hi) +
+                " overlaps the " + digitStr(lo) +
+                " (|strides| ignoring sign), so one instance would hold "
+                "an element twice or several elements per digit");
   }
   return true;
 }

@@ -2,7 +2,7 @@
 // RUN: not axe-gpu-run %s -e main_rank -entry-point-result=void 2>&1 | FileCheck %s --check-prefix=RANK
 // RUN: not axe-gpu-run %s -e main_oob -entry-point-result=void 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not axe-gpu-run %s -e main_race -entry-point-result=void --check-races 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: axe-gpu-run %s -e main_race -entry-point-result=void 2>&1 | FileCheck %s --check-prefix=NORACE --allow-empty
+// RUN: axe-gpu-run %s -e main_race -entry-point-result=void --no-check-races 2>&1 | FileCheck %s --check-prefix=NORACE --allow-empty
 // RUN: not axe-gpu-run %s -e main_deadlock -entry-point-result=void 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 
 // RANK: error: axe-gpu-run: kernel @rank, block (1, 0, 0), warp 0, thread (0, 0, 0) (lane 0): mapa to CTA rank 2, outside the cluster of 2 CTA(s) (ranks 0..1)

@@ -2,7 +2,7 @@
 //
 //   axe-gpu-run [input.mlir|-] [--extra-module=FILE]... -e main
 //       -entry-point-result=void|i32|i64|f32 -shared-libs=a.so,b.so
-//       [--stats=FILE.json] [--check-races]
+//       [--stats=FILE.json] [--no-check-races]
 //
 // Runs the host entry point natively on the JIT, as mlir-runner does, and
 // every gpu.launch_func in the warp-lockstep interpreter (docs/GPURun.md).
@@ -60,8 +60,14 @@ static std::string takeStatsFile(int &argc, char **argv) {
 static cl::opt<bool>
     checkRaces("check-races",
                cl::desc("report shared-memory accesses of different threads "
-                        "to a byte between two barriers, one a write"),
-               cl::cat(cat));
+                        "to a byte between two barriers, one a write (the "
+                        "default)"),
+               cl::init(true), cl::cat(cat));
+static cl::opt<bool>
+    noCheckRaces("no-check-races",
+                 cl::desc("do not check for races (faster; a racy kernel "
+                          "then prints whatever the lockstep order gives)"),
+                 cl::cat(cat));
 
 static OwningOpRef<ModuleOp> parse(StringRef path, MLIRContext &context,
                                    llvm::SourceMgr &sources) {
@@ -110,6 +116,6 @@ int main(int argc, char **argv) {
   options.entryPointResult = entryPointResult;
   options.sharedLibs.assign(sharedLibs.begin(), sharedLibs.end());
   options.statsFile = statsFile;
-  options.run.checkRaces = checkRaces;
+  options.run.checkRaces = checkRaces && !noCheckRaces;
   return axe::gpusim::runHost(*module, options);
 }

@@ -215,7 +215,7 @@ runOnInterpreter(ModuleOp module, std::vector<std::vector<uint8_t>> &raw,
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     llvm::raw_string_ostream os(diagnostics);
-    os << d << "\n";
+    os << d.getLocation() << ": " << d << "\n";
     for (const Diagnostic &note : d.getNotes())
       os << "  note: " << note << "\n";
     return success();
@@ -265,6 +265,8 @@ runOnInterpreter(ModuleOp module, std::vector<std::vector<uint8_t>> &raw,
       }
       return fail("axe-to-nvvm failed");
     }
+    if (getenv("AXE_TEST_DUMP_LOWERED"))
+      module->print(llvm::errs());
     ::testing::AssertionResult ran = runOnInterpreter(*module, raw, k);
     if (!ran)
       return fail(ran.message());

@@ -24,6 +24,11 @@ struct InstanceBase {
   llvm::SmallVector<mlir::Value, 4> logical;
   /// i1: whether the instance holds any element.
   mlir::Value holds;
+  /// i1: whether it holds them and is the first of their holders on the
+  /// instance axes (every replica digit 0). Where several instances hold an
+  /// element, this one writes it to memory: plain stores of one byte by
+  /// several threads race even when the values agree.
+  mlir::Value primary;
 };
 
 /// One element an instance holds.

@@ -41,8 +41,9 @@ struct ArgValue {
 };
 
 struct RunOptions {
-  /// Shadow memory for shared-memory races (docs/GPURun.md).
-  bool checkRaces = false;
+  /// Shadow memory for shared-memory races (docs/GPURun.md). On by
+  /// default: the lockstep order hides races a GPU shows.
+  bool checkRaces = true;
   /// Safety net against a warp that never blocks (a spin loop on memory
   /// another warp would write never ends: warps yield only at barriers):
   /// warp instructions one warp may run between two blocking points.

@@ -253,6 +253,9 @@ enum class Tcgen05Op : uint8_t {
   Shift
 };
 
+/// Opc::Nop's `sub` for bar.warp.sync: the lanes of the warp are ordered.
+constexpr uint8_t kWarpSyncNop = 1;
+
 /// One instruction. `in` and `out` are register-file bases of operands and
 /// results; `imm` and `imm2` hold static data whose meaning is per opcode.
 struct Inst {

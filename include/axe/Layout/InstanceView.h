@@ -32,6 +32,8 @@
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Swizzle.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <optional>
 
 namespace axe {
@@ -64,6 +66,18 @@ struct InstanceAxis {
   std::string axis;
   int64_t offset = 0;
   llvm::SmallVector<InstanceDigit, 4> digits;
+  /// The digits' strides overlap (a stride below the previous one times its
+  /// extent, e.g. 2 and 3 over extents 2), yet every coordinate is one sum
+  /// of digits at most: the digits are found by searching the few sums
+  /// (forEachCombination) instead of by division.
+  bool tabled = false;
+  /// Most digit combinations a tabled axis may have.
+  static constexpr int64_t kMaxTabled = 64;
+  /// Calls `fn` with each combination of digits (one per entry of
+  /// `digits`, before `reversed`) and the coordinate less the offset it
+  /// stands for.
+  void forEachCombination(
+      llvm::function_ref<void(llvm::ArrayRef<int64_t>, int64_t)> fn) const;
 
   /// Strides 1, e0, e0*e1, ...: exactly the coordinates [offset, offset +
   /// count()) hold elements.

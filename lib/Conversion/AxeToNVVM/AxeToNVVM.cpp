@@ -175,6 +175,30 @@ void setPartitionRegisters(gpu::GPUFuncOp func, int64_t registers,
                                      : NVVM::SetMaxRegisterAction::decrease);
 }
 
+/// Whether a partition issues CTA barriers (which pair across partitions).
+bool hasCTABarrier(PartitionOp p) {
+  return p.getBody()
+      .walk([](BarrierOp b) {
+        return b.getScope().getKind() == ScopeKind::CTA
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The named barrier partitions meet at; 0 is the CTA's, 1 + wgid the
+/// warpgroups' (NVVMTargetCodegen::barrier).
+constexpr int32_t kPartitionsBarrierId = 15;
+
+/// `barrier.sync id, threads`: non-aligned, so warps may reach it from
+/// different instructions.
+void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t threads) {
+  Value id = arith::ConstantIntOp::create(b, loc, kPartitionsBarrierId, 32);
+  Value count = arith::ConstantIntOp::create(b, loc, threads, 32);
+  NVVM::InlinePtxOp::create(b, loc, TypeRange(), ValueRange{id, count},
+                            ValueRange(), "barrier.sync $0, $1;", Value());
+}
+
 /// A warp specialization on a GPU is what it says: each warp branches to
 /// the partition that contains it.
 LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
@@ -189,6 +213,11 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
       return failure();
     SmallVector<PartitionOp> partitions(
         ws.getBody().front().getOps<PartitionOp>());
+    int64_t barrierThreads = 0;
+    for (PartitionOp p : partitions)
+      if (hasCTABarrier(p))
+        barrierThreads +=
+            int64_t(p.getWarpEnd() - p.getWarpBegin()) * cg.target().warpSize;
     for (PartitionOp p : partitions) {
       Value lo = arith::CmpIOp::create(
           rw, loc, arith::CmpIPredicate::uge, warp,
@@ -199,10 +228,11 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
       Value in = arith::AndIOp::create(rw, loc, lo, hi);
       auto ifOp = scf::IfOp::create(rw, loc, in, /*withElseRegion=*/false);
       Block &body = p.getBody().front();
-      // A CTA barrier in a partition pairs with one in another partition:
-      // bar.sync 0 itself, not gpu.barrier, which canonicalization merges
-      // with an adjacent one (right only where all threads run the same
-      // code).
+      // A CTA barrier in a partition pairs with one in another partition,
+      // at another instruction: the non-aligned barrier.sync (bar.sync and
+      // gpu.barrier are aligned, which the PTX ISA leaves undefined across
+      // code points), over the warps of the partitions that issue them (a
+      // warp outside every partition never arrives).
       SmallVector<BarrierOp> barriers;
       body.walk([&](BarrierOp b) {
         if (b.getScope().getKind() == ScopeKind::CTA)
@@ -211,7 +241,7 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
       OpBuilder::InsertionGuard guard(rw);
       for (BarrierOp b : barriers) {
         rw.setInsertionPoint(b);
-        NVVM::BarrierOp::create(rw, b.getLoc());
+        emitPartitionsBarrier(rw, b.getLoc(), barrierThreads);
         rw.eraseOp(b);
       }
       Operation *yield = ifOp.getThenRegion().front().getTerminator();
@@ -770,6 +800,9 @@ void buildAxeToNVVMPipeline(OpPassManager &pm,
   // Before dispatch: wgmma and tcgen05.mma start their accumulation from
   // zero instead of a fill. Not in the CPU pipeline (see the pass).
   pm.addPass(createAxeZeroInitAccumulators());
+  // Operators that touch one buffer are ordered by barriers before the
+  // schedules, which choose the threads, run.
+  pm.addPass(createAxeInsertBarriers());
   AxeDispatchOptions dispatch;
   dispatch.target = options.chip;
   pm.addPass(createAxeDispatch(dispatch));

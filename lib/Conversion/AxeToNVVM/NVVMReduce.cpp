@@ -207,6 +207,26 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   const InstanceEmitter *sv = &*held.view;
   InstanceBase base = held.base;
   SmallVector<int64_t, 4> zeros(src.shape().size(), 0);
+  // After the exchange every lane of a group holds the result; into
+  // memory, the one whose exchanged lane bits are 0 (and which is the
+  // first holder of its source elements) stores it.
+  Value storer = base.holds;
+  if (!dst.isRegister()) {
+    storer = emitOneWriter(rw, loc, cg, src, held, scopeOf(raw));
+    int64_t laneBits = 0;
+    for (int64_t mask : plan.masks)
+      laneBits |= mask;
+    if (laneBits) {
+      Value lane = cg.axisValue(rw, loc, "laneid");
+      Value bits = arith::AndIOp::create(rw, loc, lane,
+                                         indexConstant(rw, loc, laneBits));
+      Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                          bits, indexConstant(rw, loc, 0));
+      storer = storer
+                   ? arith::AndIOp::create(rw, loc, storer, first).getResult()
+                   : first;
+    }
+  }
   for (auto [g, group] : llvm::enumerate(plan.groups)) {
     // The partial of the thread's own elements; a thread holding none
     // contributes the identity but still takes part in the shuffles.
@@ -246,7 +266,7 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
         partial = combine(rw, loc, kind, partial, shfl.getShuffleResult());
       }
     }
-    guarded(rw, loc, base.holds, [&](OpBuilder &b) {
+    guarded(rw, loc, storer, [&](OpBuilder &b) {
       // The target index: the kept part of the thread's base, plus the
       // group's offset.
       SmallVector<Value, 4> y;

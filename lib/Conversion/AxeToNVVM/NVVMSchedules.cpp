@@ -83,18 +83,28 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
   const TargetCodegen &cg = codegenOf(ctx);
   Type elt = dst.elementType();
+  ScopeKind scope = scopeOf(raw);
   if (dst.isRegister() != src.isRegister() &&
       copyHeldRuns(rw, loc, cg, src.isRegister() ? src : dst,
-                   src.isRegister() ? dst : src, src.isRegister())) {
+                   src.isRegister() ? dst : src, src.isRegister(), scope)) {
     // Runs of consecutive elements as vectors.
   } else if (dst.isRegister() || src.isRegister()) {
-    // The register side decides which elements this thread moves.
+    // The register side decides which elements this thread moves; into
+    // memory, one holder of each stores it.
     const GPUOperand &reg = dst.isRegister() ? dst : src;
-    forEachHeld(rw, loc, cg, reg, [&](OpBuilder &b, Location l, ValueRange x) {
-      SmallVector<Value, 4> xs = mapIndices(b, l, x, reg.shape(), src.shape());
-      SmallVector<Value, 4> xd = mapIndices(b, l, x, reg.shape(), dst.shape());
-      dst.write(b, l, xd, castElements(b, l, src.read(b, l, xs), elt));
-    });
+    std::optional<ScopeKind> writer;
+    if (!dst.isRegister())
+      writer = scope;
+    forEachHeld(
+        rw, loc, cg, reg,
+        [&](OpBuilder &b, Location l, ValueRange x) {
+          SmallVector<Value, 4> xs =
+              mapIndices(b, l, x, reg.shape(), src.shape());
+          SmallVector<Value, 4> xd =
+              mapIndices(b, l, x, reg.shape(), dst.shape());
+          dst.write(b, l, xd, castElements(b, l, src.read(b, l, xs), elt));
+        },
+        writer);
   } else {
     auto rank = scopeRank(rw, raw, cg);
     if (failed(rank))
@@ -222,6 +232,21 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
   unsigned numInputs = op.getInputs().size();
   ArrayRef<int64_t> shape = (*ops)[numInputs].shape();
   Block &body = op.getBody().front();
+  std::optional<unsigned> driver = elementwiseDriver(op);
+  // Where several threads hold a driver element, each computes it for its
+  // registers and one stores it to the memory outputs.
+  Value writer;
+  if (driver && llvm::any_of(op.getOutputs(), [](Value v) {
+        return spaceOf(v) != MemorySpace::Reg;
+      })) {
+    const GPUOperand &d = (*ops)[*driver];
+    const TargetCodegen &cg = codegenOf(ctx);
+    std::optional<HeldView> held;
+    if (!holderAxes(cg.target(), d).empty())
+      held = emitHeldView(rw, loc, cg, d);
+    writer =
+        emitOneWriter(rw, loc, cg, d, held ? *held : HeldView(), scopeOf(raw));
+  }
   auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
     IRMapping map;
     for (unsigned k = 0; k < numInputs; ++k) {
@@ -234,11 +259,14 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
     Operation *yield = body.getTerminator();
     for (auto [k, v] : llvm::enumerate(yield->getOperands())) {
       const GPUOperand &out = (*ops)[numInputs + k];
-      out.write(b, l, mapIndices(b, l, x, shape, out.shape()),
-                castElements(b, l, map.lookupOrDefault(v), out.elementType()));
+      guarded(b, l, out.isRegister() ? Value() : writer, [&](OpBuilder &ib) {
+        out.write(
+            ib, l, mapIndices(ib, l, x, shape, out.shape()),
+            castElements(ib, l, map.lookupOrDefault(v), out.elementType()));
+      });
     }
   };
-  if (std::optional<unsigned> driver = elementwiseDriver(op)) {
+  if (driver) {
     const GPUOperand &d = (*ops)[*driver];
     forEachHeld(rw, loc, codegenOf(ctx), d,
                 [&](OpBuilder &b, Location l, ValueRange x) {

@@ -32,6 +32,8 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace axe::nvvm {
@@ -253,18 +255,99 @@ HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
   return h;
 }
 
+namespace {
+
+/// Threads in one instance of `scope`; 0 for all of a CTA's.
+int64_t threadsPerInstance(const TargetDescription &target, ScopeKind scope) {
+  switch (scope) {
+  case ScopeKind::Thread:
+    return 1;
+  case ScopeKind::Warp:
+    return target.warpSize;
+  case ScopeKind::Warpgroup:
+    return target.warpgroupSize();
+  default:
+    return 0;
+  }
+}
+
+/// i1: whether the digits of the thread index below `instanceThreads` (all
+/// of them for 0) that no axis of `axes` reads are 0; null when the axes
+/// read every one.
+Value unreadDigitsZero(OpBuilder &b, Location loc, const TargetCodegen &cg,
+                       ArrayRef<std::string> axes, int64_t instanceThreads) {
+  // Each axis reads the digits [threadsPerStep, threadsPerStep * wrap) of
+  // the mixed-radix thread index; an instance's threads differ in
+  // [1, instanceThreads) only, so the digits above are read too.
+  constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+  SmallVector<std::pair<int64_t, int64_t>> read;
+  if (instanceThreads > 0)
+    read.push_back({instanceThreads, kUnbounded});
+  for (const std::string &axis : axes)
+    if (std::optional<AxisStep> step = cg.target().stepOfAxis(axis))
+      read.push_back(
+          {step->threadsPerStep,
+           step->wrap > 0 ? step->threadsPerStep * step->wrap : kUnbounded});
+  llvm::sort(read);
+  SmallVector<std::pair<int64_t, int64_t>> merged;
+  for (auto range : read) {
+    if (!merged.empty() && range.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, range.second);
+    else
+      merged.push_back(range);
+  }
+  if (merged.size() == 1 && merged[0].first == 1 &&
+      merged[0].second == kUnbounded)
+    return Value();
+  Value tid = cg.axisValue(b, loc, "tx");
+  Value kept = indexConstant(b, loc, 0);
+  for (auto [lo, hi] : merged) {
+    Value digits =
+        b.createOrFold<arith::DivUIOp>(loc, tid, indexConstant(b, loc, lo));
+    if (hi != kUnbounded)
+      digits = b.createOrFold<arith::RemUIOp>(loc, digits,
+                                              indexConstant(b, loc, hi / lo));
+    kept = addIndex(b, loc, kept, mulIndex(b, loc, digits, lo));
+  }
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, tid,
+                                       kept);
+}
+
+} // namespace
+
+Value emitOneWriter(OpBuilder &b, Location loc, const TargetCodegen &cg,
+                    const GPUOperand &reg, const HeldView &held,
+                    ScopeKind scope) {
+  Value unread = unreadDigitsZero(b, loc, cg, holderAxes(cg.target(), reg),
+                                  threadsPerInstance(cg.target(), scope));
+  Value first = held.view ? held.base.primary : Value();
+  if (!unread)
+    return first;
+  if (!first)
+    return unread;
+  return b.createOrFold<arith::AndIOp>(loc, first, unread);
+}
+
 /// Calls `body` with the logical index of every element of the register
 /// operand `reg` the current thread holds.
 void forEachHeld(OpBuilder &b, Location loc, const TargetCodegen &cg,
-                 const GPUOperand &reg, LogicalBody body) {
+                 const GPUOperand &reg, LogicalBody body,
+                 std::optional<ScopeKind> writerScope) {
   if (holderAxes(cg.target(), reg).empty()) {
-    forEachIndex(b, loc, reg.shape(), body);
+    // Every thread holds every element.
+    Value writer =
+        writerScope ? emitOneWriter(b, loc, cg, reg, HeldView(), *writerScope)
+                    : Value();
+    guarded(b, loc, writer,
+            [&](OpBuilder &ib) { forEachIndex(ib, loc, reg.shape(), body); });
     return;
   }
   // The match steps made sure the view exists (checkInstanceView).
   HeldView h = emitHeldView(b, loc, cg, reg);
   const InstanceEmitter &view = *h.view;
-  guarded(b, loc, h.base.holds, [&](OpBuilder &ib) {
+  Value guard = writerScope ? emitOneWriter(b, loc, cg, reg, h, *writerScope)
+                            : h.base.holds;
+  guarded(b, loc, guard, [&](OpBuilder &ib) {
     int64_t n = view.view().localSize();
     if (n <= kMaxUnrolled) {
       for (int64_t j = 0; j < n; ++j)
@@ -337,7 +420,8 @@ int64_t outerDivisor(const GPUOperand &mem, const PlainStrides &plain) {
 } // namespace
 
 bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
-                  const GPUOperand &reg, const GPUOperand &mem, bool toMemory) {
+                  const GPUOperand &reg, const GPUOperand &mem, bool toMemory,
+                  ScopeKind scope) {
   auto plain = plainStrides(mem);
   if (!plain || reg.shape() != mem.shape() || reg.shape().empty() ||
       plain->strides.back() != 1 || reg.elementType() != mem.elementType() ||
@@ -381,7 +465,9 @@ bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
   int64_t known =
       std::gcd(outerDivisor(mem, *plain), knownDivisor(h.base.logical[inner]));
   auto divides = [](int64_t d, int64_t lanes) { return d % lanes == 0; };
-  guarded(b, loc, h.base.holds, [&](OpBuilder &ib) {
+  Value guard =
+      toMemory ? emitOneWriter(b, loc, cg, reg, h, scope) : h.base.holds;
+  guarded(b, loc, guard, [&](OpBuilder &ib) {
     for (auto [j, len] : runs) {
       int64_t at = j;
       int64_t left = len;
@@ -842,9 +928,12 @@ FailureOr<GPUOperand> stageOperand(OpBuilder &b, Location loc, Operation *op,
   auto scratch = stagingBuffer(b, loc, op, cg, reg.shape(), reg.elementType());
   if (failed(scratch))
     return failure();
-  forEachHeld(b, loc, cg, reg, [&](OpBuilder &ib, Location l, ValueRange x) {
-    scratch->write(ib, l, x, reg.read(ib, l, x));
-  });
+  forEachHeld(
+      b, loc, cg, reg,
+      [&](OpBuilder &ib, Location l, ValueRange x) {
+        scratch->write(ib, l, x, reg.read(ib, l, x));
+      },
+      scopeOf(op));
   if (failed(cg.barrier(b, loc, scopeOf(op))))
     return failure();
   return scratch;

@@ -85,6 +85,15 @@ struct HeldView {
   std::optional<InstanceEmitter> view;
   InstanceBase base;
 };
+/// i1: whether the current thread is the one holder of its elements of
+/// `reg` that writes them to memory within one instance of `scope`: the
+/// first holder on the layout's thread axes (replica digits 0) whose
+/// thread-index digits the layout does not use are 0 (lane 0 of each warp
+/// for a tile held by warps). Every other holder has a copy to read, not
+/// one to store: several threads storing the same bytes race.
+mlir::Value emitOneWriter(mlir::OpBuilder &b, mlir::Location loc,
+                          const TargetCodegen &cg, const GPUOperand &reg,
+                          const HeldView &held, ScopeKind scope);
 HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
                       const TargetCodegen &cg, const GPUOperand &reg);
 /// The same with the view already made (InstanceEmitter::get of `reg`'s
@@ -99,14 +108,19 @@ HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
 /// to the run (the memory layout plain strided, the view's and slices'
 /// starts and the thread's own base multiples of it). False, with nothing
 /// emitted that is used, where no run longer than one element exists.
+/// Stores (`toMemory`) are made by one holder per element within an
+/// instance of `scope` (emitOneWriter).
 bool copyHeldRuns(mlir::OpBuilder &b, mlir::Location loc,
                   const TargetCodegen &cg, const GPUOperand &reg,
-                  const GPUOperand &mem, bool toMemory);
+                  const GPUOperand &mem, bool toMemory, ScopeKind scope);
 /// Calls `body` with the logical index of every element of register operand
-/// `reg` the current thread holds.
+/// `reg` the current thread holds; with `writerScope`, only where it is the
+/// element's one writer in an instance of that scope (emitOneWriter), for
+/// bodies that store to memory.
 void forEachHeld(mlir::OpBuilder &b, mlir::Location loc,
                  const TargetCodegen &cg, const GPUOperand &reg,
-                 LogicalBody body);
+                 LogicalBody body,
+                 std::optional<ScopeKind> writerScope = std::nullopt);
 
 /// Logical indices of `shape` for row-major flat index `flat`.
 llvm::SmallVector<mlir::Value, 4> delinearize(mlir::OpBuilder &b,

@@ -113,4 +113,46 @@ def AxeZeroInitAccumulators : Pass<"axe-zero-init-accumulators"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Barriers from a hazard analysis
+//===----------------------------------------------------------------------===//
+
+def AxeInsertBarriers : Pass<"axe-insert-barriers"> {
+  let summary = "Order operators that touch the same memory with barriers";
+  let description = [{
+    Two operators in a kernel that touch one shared or global buffer, one of
+    them writing, race unless a barrier orders them: which thread moves
+    which element is the schedule's choice, not the program's. For every
+    such pair on some path between them (through `scf.if`, `scf.for` and
+    `scf.while`, and from one loop iteration into the next), unless a
+    barrier on every path already orders them, the pass inserts an
+    `axe.barrier` before the second, at the narrowest scope that covers
+    both:
+
+    * none where both run at `thread` scope on the same buffer value (a
+      thread sees its own accesses in order);
+    * the operators' own scope (`warp`, `warpgroup`, `cta`) where both run
+      at it on the same buffer value: each instance touches what it
+      touched before;
+    * else `cta`, or `cluster` when either runs across CTAs.
+
+    Buffers are told apart by their allocation, or the memref a view is
+    of: slices of one buffer are taken to overlap, and kernel arguments a
+    kernel writes are taken not to alias its other arguments. Registers
+    are private and tensor memory is ordered by the schedules' mbarriers,
+    so neither is tracked.
+
+    Inside `axe.warp_specialize` the partitions order their own accesses
+    (`cta` barriers each partition issues, pipelines); from outside the
+    region counts as touching, from any thread of the CTA, what its
+    operators touch. A barrier whose scope's threads could disagree on the
+    control flow around it (an `scf.if` on `laneid`) is not inserted: the
+    pass fails and says so. Part of `axe-to-nvvm`, before dispatch.
+  }];
+  let statistics = [
+    Statistic<"numInserted", "inserted-barriers",
+              "Number of barriers inserted">
+  ];
+}
+
 #endif // AXE_DIALECT_AXE_TRANSFORMS_PASSES_TD
