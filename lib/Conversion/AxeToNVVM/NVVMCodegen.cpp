@@ -202,7 +202,11 @@ Value GPUOperand::address(OpBuilder &b, Location loc,
   Value m = placement.get(b, loc, kDefaultAxis);
   if (storage.lo == 0)
     return m;
-  return addIndex(b, loc, m, indexConstant(b, loc, -storage.lo));
+  // m - lo is inside the storage, but -lo need not fit in int64: a swizzle
+  // rounds lo down to whole blocks, to -2^63 at the bottom. Like the index
+  // arithmetic it is added to, the sum is exact modulo 2^64: negate unsigned.
+  uint64_t minusLo = 0 - uint64_t(storage.lo);
+  return addIndex(b, loc, m, indexConstant(b, loc, int64_t(minusLo)));
 }
 
 Value GPUOperand::byteAddress(OpBuilder &b, Location loc, Value index) const {
@@ -394,9 +398,16 @@ Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
   op.emitter = std::move(*emitter);
   if (op.space == MemorySpace::Shared) {
     KernelOp kernel = enclosingKernel(b);
+    // Only the cluster axes the root places data on (as the verifier counts
+    // them) distribute it; a buffer that merely mentions one, as in
+    // R[n : 0@cbx], is each CTA's own.
+    SmallVector<std::string, 4> placed =
+        getPlacementAxes(rootType.getLayout().tile());
     for (const std::string &axis : op.layout().tile().axes()) {
       const TargetAxis *a = findAxisOnAnyTarget(axis);
-      if (!a || a->role != AxisRole::CTA || a->scope != ExecutionScope::Cluster)
+      if (!a || a->role != AxisRole::CTA ||
+          a->scope != ExecutionScope::Cluster ||
+          !llvm::is_contained(placed, axis))
         continue;
       // A CTA's rank in its cluster counts x fastest.
       int64_t stride = 1;

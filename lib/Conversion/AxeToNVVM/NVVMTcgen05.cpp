@@ -55,7 +55,11 @@ Result<AllocOp> tmemRoot(Value buffer) {
 /// Whether a tmem buffer of `type` is placed as data path D (128 rows, row
 /// i on lane i, 32-bit elements one per column).
 Result<bool> checkDatapathD(BufferType type) {
-  if (type.getRank() != 2 || type.getShape()[0] != 128)
+  if (type.getRank() != 2)
+    return fail("tcgen05 here keeps 128-row tiles in tmem (data path D); "
+                "the buffer is of rank " +
+                std::to_string(type.getRank()) + ", not 2");
+  if (type.getShape()[0] != 128)
     return fail("tcgen05 here keeps 128-row tiles in tmem (data path D); "
                 "the buffer is " +
                 std::to_string(type.getShape()[0]) + " rows");

@@ -118,6 +118,18 @@ func.func private @f(!axe.buffer<2x128xf32, #axe.layout<S[(2, 128) : (1@Bank, 1@
 
 // -----
 
+// Partitioned buffers start at 0 on each axis: a negative stride or offset
+// reaches out of them.
+// expected-error @+1 {{layout places data at P = -3, below 0; sbuf buffers are placed from 0 on P and F}}
+func.func private @f(!axe.buffer<4xf32, #axe.layout<S[4 : -1@P]>, sbuf>)
+
+// -----
+
+// expected-error @+1 {{layout places data at TCol = -1, below 0; tmem buffers are placed from 0 on TLane and TCol}}
+func.func private @f(!axe.buffer<128x4xf32, #axe.layout<S[(128, 4) : (1@TLane, 1@TCol)] + -1@TCol>, tmem>)
+
+// -----
+
 // expected-error @+1 {{layout axis 'gpuid' (a device axis) cannot place data in reg memory; reg buffers are placed on m and the thread axes within a CTA}}
 func.func private @f(!axe.buffer<4xf32, #axe.layout<S[4 : 1@gpuid]>, reg>)
 

@@ -415,6 +415,20 @@ func.func @shared_capacity() {
 
 // -----
 
+// A buffer below m = 0 takes its cells from there up (the lowerings store it
+// from its lowest address): it counts, rather than taking its offset off the
+// total.
+func.func @shared_capacity_below_0() {
+  // expected-error @+1 {{'axe.kernel' op allocates 200004 bytes of shared memory; sm_80 allows 166912 per CTA}}
+  axe.kernel on #axe.target<"sm_80"> grid [1] threads 128 {
+    %a = axe.alloc : !axe.buffer<50000xf32, #axe.layout<S[50000 : 1]>, shared>
+    %b = axe.alloc : !axe.buffer<1xf32, #axe.layout<S[1 : 1] + -50000>, shared>
+  }
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Axis ids
 //===----------------------------------------------------------------------===//

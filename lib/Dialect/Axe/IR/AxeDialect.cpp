@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -97,16 +98,19 @@ public:
   bool uses(llvm::StringRef axis) const {
     return !reach || reach->count(axis.str());
   }
-  /// The number of coordinates 0..hi on `axis`: 1 when the layout does not
-  /// use it, INT64_MAX when that does not fit.
+  /// The number of coordinates 0..hi on `axis`, or lo..hi when lo is
+  /// below 0 (the lowerings store a buffer from there): 1 when the layout
+  /// does not use it, INT64_MAX when that does not fit.
   int64_t count(llvm::StringRef axis) const {
     if (!reach)
       return INT64_MAX;
     auto it = reach->find(axis.str());
     if (it == reach->end())
       return 1;
-    int64_t n;
-    if (addOverflows(it->second.hi, 1, n))
+    int64_t span, n;
+    if (llvm::SubOverflow(it->second.hi, std::min<int64_t>(it->second.lo, 0),
+                          span) ||
+        addOverflows(span, 1, n))
       return INT64_MAX;
     return n;
   }
@@ -259,6 +263,18 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
   if (layout.isSwizzled() && !rule.m)
     return "a swizzle permutes m addresses, but " + spaceName +
            " memory is not addressed by m";
+  // A partitioned buffer (sbuf, psum, tmem) is the region of its space from
+  // 0 to its reach on each axis (getFootprintBytes counts 0..hi, and so do
+  // the lowerings): a coordinate below 0 lies outside it. Global, shared and
+  // register storage starts wherever the reach does.
+  if (rule.partition || rule.tensorMemory) {
+    if (auto reach = axisReach(layout))
+      for (const auto &[axis, r] : *reach)
+        if (r.lo < 0)
+          return "layout places data at " + axis + " = " +
+                 std::to_string(r.lo) + ", below 0; " + spaceName +
+                 " buffers are placed from 0 on " + rule.allowed.str();
+  }
   return std::nullopt;
 }
 

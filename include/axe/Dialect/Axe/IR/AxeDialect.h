@@ -95,7 +95,8 @@ int64_t getFreeAxisBytes(BufferType type, const TargetDescription &target);
 int64_t getFootprintBytes(BufferType type, const TargetDescription &target);
 
 /// Why `layout` cannot place data in `space` (an axis the space does not
-/// have), or std::nullopt when it can.
+/// have, or a coordinate below 0 of a partitioned space), or std::nullopt
+/// when it can.
 std::optional<std::string> checkLayoutForMemorySpace(const Layout &layout,
                                                      MemorySpace space);
 
