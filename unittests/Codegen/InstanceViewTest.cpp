@@ -273,6 +273,16 @@ TEST(InstanceEmitter, SwizzledStorageReplicas) {
   checkEmitted(context(), *em, l->str());
 }
 
+TEST(InstanceEmitter, OverlappingDigitsSearched) {
+  Result<Layout> l = parseLayout("S[(12, 2, 1) : (1, 2@laneid, 12)] + "
+                                 "R[(2, 2) : (3@laneid, 12)] + 7");
+  ASSERT_TRUE(bool(l)) << l.message();
+  auto em = InstanceEmitter::get(*l, {24, 1}, {"laneid"});
+  ASSERT_TRUE(bool(em)) << em.message();
+  EXPECT_TRUE(em->view().instanceAxes()[0].tabled);
+  checkEmitted(context(), *em, l->str());
+}
+
 TEST(InstanceEmitter, RandomLayoutsRunAsTheViewSays) {
   int checked = 0;
   for (uint64_t seed = 0; checked < 24 && seed < 200; ++seed) {

@@ -171,6 +171,29 @@ TEST(InstanceView, SpecExample) {
   EXPECT_TRUE(matchesReference(*view, l, {"laneid", "warpid"}));
 }
 
+TEST(InstanceView, OverlappingDigitsSolvedBySearch) {
+  // Lanes 2 d + 3 r (r a replica digit) hold the rows 2 i + d: strides 2
+  // and 3 over extents 2 overlap, but each lane is one sum, so the view
+  // searches the sums instead of dividing.
+  Layout l = parseLayoutOrDie("S[(12, 2, 1) : (1, 2@laneid, 12)] + "
+                              "R[(2, 2) : (3@laneid, 12)] + 7");
+  auto view = InstanceView::get(l, {24, 1}, {"laneid"});
+  ASSERT_TRUE(bool(view)) << view.message();
+  ASSERT_EQ(view->instanceAxes().size(), 1u);
+  EXPECT_TRUE(view->instanceAxes()[0].tabled);
+  EXPECT_EQ(view->holdersPerElement(), 2);
+  for (int64_t lane : {0, 2, 3, 5}) {
+    auto held = view->elementsOf(coord({{"laneid", lane}}));
+    ASSERT_EQ(held.size(), 12u) << "lane " << lane;
+    EXPECT_EQ(held[0].logical, Shape({lane % 3 == 0 ? 0 : 1, 0}));
+    // Each element twice in the thread's registers (m 7 + i and 19 + i).
+    EXPECT_EQ(held[0].storage.size(), 2u);
+  }
+  for (int64_t lane : {1, 4, 6, 31})
+    EXPECT_TRUE(view->elementsOf(coord({{"laneid", lane}})).empty());
+  EXPECT_TRUE(matchesReference(*view, l, {"laneid"}));
+}
+
 TEST(InstanceView, MmaSyncFragmentPerLane) {
   // PTX ISA m16n8k16 A: groupID = lane >> 2, t = lane % 4,
   // row = groupID + 8 * ((i >> 1) & 1), col = 2t + (i & 1) + 8 * (i >> 2).
