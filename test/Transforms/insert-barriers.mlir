@@ -1,4 +1,7 @@
-// RUN: axe-opt %s -split-input-file -axe-insert-barriers -verify-diagnostics | FileCheck %s
+// RUN: axe-opt %s -split-input-file -axe-insert-barriers -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,ASYNC
+// With a target without asynchronous shared-memory readers, no fence:
+// RUN: axe-opt %s -split-input-file -axe-insert-barriers=target=sm_80 -verify-diagnostics | FileCheck %s --check-prefixes=CHECK,SYNC
+// SYNC-NOT: axe.fence_async_proxy
 
 // axe-insert-barriers orders operators that touch one shared or global
 // buffer, one of them writing, with the narrowest barrier that covers the
@@ -261,6 +264,46 @@ func.func @divergent(%A: memref<64xf32>) {
       // expected-error @below {{axe-insert-barriers: this operator needs a cta barrier before it (an earlier operator touches the same memory, one of them writing), but it runs under control flow that differs between the threads of a cta}}
       axe.copy %t to %x at thread : !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, shared> to !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, reg>
     }
+  }
+  return
+}
+
+// -----
+
+!a = !axe.buffer<64x16xf16, #axe.layout<S[(64, 16) : (16, 1)]>, shared>
+!b = !axe.buffer<16x64xf16, #axe.layout<S[(16, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
+!g = !axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, global>
+
+// Ordinary stores that an asynchronous unit reads next (wgmma, where the
+// target has it; a copy that forces TMA): the writers fence them for the
+// async proxy, then the barrier orders the reader.
+// CHECK-LABEL: func.func @async_proxy
+// CHECK: axe.fill %[[A:.*]], %{{.*}} at cta
+// ASYNC-NEXT: axe.fence_async_proxy
+// CHECK-NEXT: axe.fill
+// ASYNC-NEXT: axe.fence_async_proxy
+// CHECK-NEXT: axe.barrier at cta
+// CHECK-NEXT: axe.gemm
+// CHECK: axe.barrier at cta
+// CHECK-NEXT: axe.fill %[[C:.*]], %{{.*}} at cta
+// ASYNC-NEXT: axe.fence_async_proxy
+// CHECK-NEXT: axe.view
+// CHECK-NEXT: axe.barrier at cta
+// CHECK-NEXT: axe.copy %[[C]] to %{{.*}} at cta {schedule = {sm_90 = "tma"}}
+func.func @async_proxy(%G: memref<64x64xf32>) attributes {axe.target = #axe.target<"sm_90">} {
+  axe.kernel grid [1] threads 128 {
+    %a = axe.alloc : !a
+    %b = axe.alloc : !b
+    %c = axe.alloc : !c
+    %zh = arith.constant 0.0 : f16
+    axe.fill %a, %zh at cta : !a
+    axe.fill %b, %zh at cta : !b
+    axe.gemm %a, %b into %c at warpgroup : !a, !b into !c
+    %z = arith.constant 1.0 : f32
+    axe.fill %c, %z at cta : !c
+    %g = axe.view %G[0, 0] : memref<64x64xf32> -> !g
+    axe.copy %c to %g at cta {schedule = {sm_90 = "tma"}} : !c to !g
   }
   return
 }

@@ -299,14 +299,15 @@ struct ResolveBufferCast
 };
 
 /// A CTA is one CPU thread, so a barrier outside a warp specialization has
-/// nothing to wait for.
-struct DropBarrier : public OpConversionPattern<BarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// nothing to wait for; and every access is an ordinary one, so a proxy
+/// fence has nothing to order.
+template <typename OpTy> struct DropSync : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(BarrierOp barrier, OpAdaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(barrier);
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -369,7 +370,8 @@ convertToCPU(ModuleOp module,
   });
   RewritePatternSet patterns(ctx);
   patterns.add<LowerKernel, LowerView, FoldSlice, ResolveBufferCast,
-               DropBarrier, DropWait, DropTokenPlaceholder>(converter, ctx);
+               DropSync<BarrierOp>, DropSync<FenceAsyncProxyOp>, DropWait,
+               DropTokenPlaceholder>(converter, ctx);
   patterns.add<LowerAlloc>(converter, ctx, plans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

@@ -124,9 +124,10 @@ LogicalResult checkDispatched(KernelOp kernel) {
              "(the axe-to-nvvm pipeline does)";
       return WalkResult::interrupt();
     }
-    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, WaitOp,
-            WarpSpecializeOp, PartitionOp, PipelineOp, PipelineAcquireOp,
-            PipelineWaitOp, PipelineCommitOp, PipelineReleaseOp>(op) ||
+    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, FenceAsyncProxyOp,
+            WaitOp, WarpSpecializeOp, PartitionOp, PipelineOp,
+            PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
+            PipelineReleaseOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
@@ -583,6 +584,13 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
       if (failed(cg.barrier(rw, loc, barrier.getScope().getKind())))
         return failure();
       rw.eraseOp(barrier);
+    } else if (isa<FenceAsyncProxyOp>(op)) {
+      rw.setInsertionPoint(op);
+      NVVM::FenceProxyOp::create(
+          rw, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(rw.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      rw.eraseOp(op);
     } else if (auto alloc = dyn_cast<AllocOp>(op)) {
       auto type = cast<BufferType>(alloc.getType());
       auto storage = nvvm::getFlatStorage(type);
@@ -802,7 +810,9 @@ void buildAxeToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createAxeZeroInitAccumulators());
   // Operators that touch one buffer are ordered by barriers before the
   // schedules, which choose the threads, run.
-  pm.addPass(createAxeInsertBarriers());
+  AxeInsertBarriersOptions barriers;
+  barriers.target = options.chip;
+  pm.addPass(createAxeInsertBarriers(barriers));
   AxeDispatchOptions dispatch;
   dispatch.target = options.chip;
   pm.addPass(createAxeDispatch(dispatch));

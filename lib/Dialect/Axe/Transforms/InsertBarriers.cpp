@@ -15,6 +15,7 @@
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
+#include "axe/Target/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -69,6 +70,9 @@ struct Access {
   ScopeKind scope;
   /// The widest barrier that has ordered it with what follows.
   Level ordered = Level::None;
+  /// A write through the generic proxy (ordinary stores), which an
+  /// asynchronous read sees only after the writer's proxy fence.
+  bool generic = false;
 };
 
 /// The operator, the buffer and whether it writes it.
@@ -121,11 +125,45 @@ bool isTracked(Value buffer) {
 struct Effect {
   Value buffer;
   bool write;
+  /// Through the async proxy (TMA, wgmma, tcgen05).
+  bool async = false;
 };
 
+/// The schedule `op` forces on `target`, or "".
+std::string forcedSchedule(Operation *op, StringRef target) {
+  Attribute attr = cast<OperatorOpInterface>(op).getScheduleAttr();
+  if (auto name = dyn_cast_or_null<StringAttr>(attr))
+    return name.str();
+  if (auto perTarget = dyn_cast_or_null<DictionaryAttr>(attr))
+    if (auto name = dyn_cast_or_null<StringAttr>(perTarget.get(target)))
+      return name.str();
+  return "";
+}
+
+/// Whether `op` may access shared memory through the async proxy on
+/// `target`: copies that force TMA, and gemms that a tensor-core schedule
+/// reading shared memory asynchronously may take (dispatch picks those by
+/// priority): wgmma at warpgroup scope, tcgen05 where the target has it.
+bool mayUseAsyncProxy(Operation *op, const TargetDescription *target) {
+  if (!target)
+    return false;
+  std::string forced = forcedSchedule(op, target->name);
+  if (isa<CopyOp, CopyAsyncOp>(op))
+    return forced == "tma";
+  auto gemm = dyn_cast<GemmOp>(op);
+  if (!gemm)
+    return false;
+  if (forced == "wgmma" || forced == "tcgen05")
+    return true;
+  bool warpgroup = gemm.getScope().getKind() == ScopeKind::Warpgroup;
+  return forced.empty() && ((warpgroup && target->hasFeature("wgmma")) ||
+                            target->hasFeature("tcgen05"));
+}
+
 /// What an operator reads and writes, from its operands' declared effects.
-SmallVector<Effect> effectsOf(Operation *op) {
+SmallVector<Effect> effectsOf(Operation *op, const TargetDescription *target) {
   SmallVector<Effect> out;
+  bool async = isa<OperatorOpInterface>(op) && mayUseAsyncProxy(op, target);
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)
     return out;
@@ -136,8 +174,10 @@ SmallVector<Effect> effectsOf(Operation *op) {
     if (!v || !isTracked(v))
       continue;
     bool write = isa<MemoryEffects::Write>(e.getEffect());
+    bool shared =
+        cast<BufferType>(v.getType()).getMemorySpace() == MemorySpace::Shared;
     if (write || isa<MemoryEffects::Read>(e.getEffect()))
-      out.push_back({v, write});
+      out.push_back({v, write, async && shared});
   }
   return out;
 }
@@ -157,8 +197,8 @@ Level needed(Value pending, ScopeKind pendingScope, Value next,
 
 class Inserter {
 public:
-  Inserter(Operation *kernel, bool insert)
-      : uniformity(kernel), insert(insert) {}
+  Inserter(Operation *kernel, const TargetDescription *target, bool insert)
+      : uniformity(kernel), target(target), insert(insert) {}
 
   LogicalResult walkBlock(Block &block, State &state);
   unsigned inserted = 0;
@@ -176,11 +216,19 @@ private:
   static Level barrierFor(const State &state, ArrayRef<Effect> effects,
                           ScopeKind scope);
   LogicalResult placeBarrier(Operation *before, Level level);
+  /// Fences the generic writes an asynchronous read among `effects` meets.
+  void fenceGenericWrites(const State &state, ArrayRef<Effect> effects);
   void record(State &state, Operation *op, ArrayRef<Effect> effects,
               ScopeKind scope);
 
   UniformityAnalysis uniformity;
+  const TargetDescription *target;
   bool insert;
+  /// Writers already followed by a proxy fence.
+  llvm::SmallPtrSet<Operation *, 8> fenced;
+
+public:
+  unsigned fences = 0;
 };
 
 Level Inserter::barrierFor(const State &state, ArrayRef<Effect> effects,
@@ -234,11 +282,33 @@ LogicalResult Inserter::placeBarrier(Operation *before, Level level) {
   return success();
 }
 
+void Inserter::fenceGenericWrites(const State &state,
+                                  ArrayRef<Effect> effects) {
+  for (const Effect &e : effects) {
+    if (!e.async)
+      continue;
+    Value root = rootOf(e.buffer);
+    for (const auto &[key, access] : state) {
+      Operation *writer = std::get<0>(key);
+      if (!access.generic || access.root != root || fenced.contains(writer))
+        continue;
+      fenced.insert(writer);
+      if (!insert || isa<WarpSpecializeOp>(writer))
+        continue;
+      // After the writer, by the threads that wrote.
+      OpBuilder b(writer->getContext());
+      b.setInsertionPointAfter(writer);
+      FenceAsyncProxyOp::create(b, writer->getLoc());
+      ++fences;
+    }
+  }
+}
+
 void Inserter::record(State &state, Operation *op, ArrayRef<Effect> effects,
                       ScopeKind scope) {
   for (const Effect &e : effects)
     state[{op, e.buffer.getAsOpaquePointer(), e.write}] =
-        Access{rootOf(e.buffer), scope, Level::None};
+        Access{rootOf(e.buffer), scope, Level::None, e.write && !e.async};
 }
 
 LogicalResult Inserter::visit(Operation *op, State &state) {
@@ -248,7 +318,8 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
   }
   if (auto operatorOp = dyn_cast<OperatorOpInterface>(op)) {
     ScopeKind scope = operatorOp.getScope().getKind();
-    SmallVector<Effect> effects = effectsOf(op);
+    SmallVector<Effect> effects = effectsOf(op, target);
+    fenceGenericWrites(state, effects);
     Level level = barrierFor(state, effects, scope);
     if (level != Level::None) {
       if (failed(placeBarrier(op, level)))
@@ -264,8 +335,9 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
     // its operators touch, on any thread of the CTA.
     SmallVector<Effect> effects;
     ws.getBody().walk([&](OperatorOpInterface inner) {
-      llvm::append_range(effects, effectsOf(inner));
+      llvm::append_range(effects, effectsOf(inner, target));
     });
+    fenceGenericWrites(state, effects);
     Level level = barrierFor(state, effects, ScopeKind::CTA);
     if (level != Level::None) {
       if (failed(placeBarrier(op, std::max(level, Level::CTA))))
@@ -307,7 +379,7 @@ LogicalResult Inserter::visitLoop(Operation *loop,
     join(head, s);
     return success();
   };
-  Inserter probe(loop, /*insert=*/false);
+  Inserter probe(loop, target, /*insert=*/false);
   State head = state;
   for (;;) {
     State next = head;
@@ -338,13 +410,29 @@ LogicalResult Inserter::walkBlock(Block &block, State &state) {
 
 struct AxeInsertBarriersPass
     : public axe::impl::AxeInsertBarriersBase<AxeInsertBarriersPass> {
+  using AxeInsertBarriersBase::AxeInsertBarriersBase;
+
   void runOnOperation() override {
     WalkResult walk = getOperation()->walk([&](KernelOp kernel) {
-      Inserter inserter(kernel, /*insert=*/true);
+      const TargetDescription *description = nullptr;
+      TargetAttr attr = getTargetAttr(kernel);
+      std::string name = !target.empty() ? target
+                         : attr          ? attr.getName().str()
+                                         : std::string();
+      if (!name.empty()) {
+        Result<const TargetDescription *> found = lookupTarget(name);
+        if (!found) {
+          kernel.emitError("axe-insert-barriers: ") << found.message();
+          return WalkResult::interrupt();
+        }
+        description = *found;
+      }
+      Inserter inserter(kernel, description, /*insert=*/true);
       State state;
       if (failed(inserter.walkBlock(kernel.getBody().front(), state)))
         return WalkResult::interrupt();
       numInserted += inserter.inserted;
+      numFences += inserter.fences;
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

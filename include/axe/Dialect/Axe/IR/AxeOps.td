@@ -567,6 +567,30 @@ def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Axe_FenceAsyncProxyOp : Axe_Op<"fence_async_proxy",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Hand this thread's shared-memory writes to the async proxy";
+  let description = [{
+    Ordinary stores to shared memory and the asynchronous units that read
+    it (TMA stores, wgmma and tcgen05 operands on NVIDIA GPUs) go through
+    different proxies: a write reaches an asynchronous read of any thread
+    only when the writing thread fences it after the write and a barrier
+    (or mbarrier) then orders the reader after the writer.
+
+    ```mlir
+    axe.fill %tile, %zero at cta : !axe.buffer<64x64xf16, #sw, shared>
+    axe.fence_async_proxy
+    axe.barrier at cta
+    axe.gemm %tile, %b into %acc at warpgroup : ...   // wgmma reads %tile
+    ```
+
+    `axe-insert-barriers` places it after operators whose writes a later
+    asynchronous read meets. `fence.proxy.async.shared::cta` on NVIDIA
+    GPUs; nothing on the CPU, whose copies are all ordinary.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Pipelines between partitions
 //===----------------------------------------------------------------------===//

@@ -148,10 +148,22 @@ def AxeInsertBarriers : Pass<"axe-insert-barriers"> {
     operators touch. A barrier whose scope's threads could disagree on the
     control flow around it (an `scf.if` on `laneid`) is not inserted: the
     pass fails and says so. Part of `axe-to-nvvm`, before dispatch.
+
+    Shared memory that ordinary stores wrote and an asynchronous unit then
+    reads (a copy that forces `tma`, a gemm where wgmma or tcgen05 may take
+    it) also needs the writers' proxy fence: the pass puts an
+    `axe.fence_async_proxy` right after each such writer.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target whose schedules decide which accesses go through the "
+           "async proxy; empty: the kernel's or the module's axe.target">
+  ];
   let statistics = [
     Statistic<"numInserted", "inserted-barriers",
-              "Number of barriers inserted">
+              "Number of barriers inserted">,
+    Statistic<"numFences", "inserted-fences",
+              "Number of async proxy fences inserted">
   ];
 }
 
