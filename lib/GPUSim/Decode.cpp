@@ -931,14 +931,30 @@ LogicalResult Decoder::gpuOp(Operation *o) {
   }
   if (auto ptx = dyn_cast<NVVM::InlinePtxOp>(o)) {
     // The non-aligned barrier with an id and a count, what warps that meet
-    // at different code points use (nvvm.barrier is aligned).
-    if (ptx.getPtxCode().trim() != "barrier.sync $0, $1;" ||
-        ptx.getReadOnlyArgs().size() != 2 || ptx.getPredicate())
+    // at different code points use (nvvm.barrier is aligned): "barrier.sync
+    // ID, COUNT;" with immediates, or with operands $0, $1.
+    StringRef code = ptx.getPtxCode().trim();
+    int64_t id = 0, count = 0;
+    bool immediates = false;
+    if (code.consume_front("barrier.sync ") && code.consume_back(";")) {
+      auto [a, c] = code.split(',');
+      immediates =
+          !a.trim().getAsInteger(10, id) && !c.trim().getAsInteger(10, count);
+    }
+    bool operands = ptx.getPtxCode().trim() == "barrier.sync $0, $1;" &&
+                    ptx.getReadOnlyArgs().size() == 2;
+    if ((!immediates && !operands) || ptx.getPredicate() ||
+        !ptx.getWriteOnlyArgs().empty())
       return o->emitError("axe-gpu-run: inline PTX other than "
-                          "'barrier.sync $0, $1;' is not modelled");
+                          "'barrier.sync ID, COUNT;' is not modelled");
     Inst &i = emit(Opc::Barrier, o);
     i.imm = {1, 1, 0};
-    i.in = {in(ptx.getReadOnlyArgs()[0]), in(ptx.getReadOnlyArgs()[1])};
+    if (operands) {
+      i.in = {in(ptx.getReadOnlyArgs()[0]), in(ptx.getReadOnlyArgs()[1])};
+    } else {
+      i.imm.push_back(id);
+      i.imm.push_back(count);
+    }
     return success();
   }
   if (auto b = dyn_cast<NVVM::BarrierOp>(o)) {

@@ -354,8 +354,13 @@ bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
   size_t at = 0;
   w.barrierAt = int32_t(indexOf(i));
   w.barrierAligned = i.imm.size() < 3 || i.imm[2] != 0;
-  w.barrierId = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
-  w.barrierThreads = i.imm[1] ? int64_t(reg(i.in[at], 0, first)) : 0;
+  if (i.imm.size() == 5) { // immediates: id, count
+    w.barrierId = i.imm[3];
+    w.barrierThreads = i.imm[4];
+  } else {
+    w.barrierId = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
+    w.barrierThreads = i.imm[1] ? int64_t(reg(i.in[at], 0, first)) : 0;
+  }
   if (w.barrierId < 0 || w.barrierId > 15) {
     fail(i, -1, llvm::formatv("barrier {0} (a CTA has 0..15)", w.barrierId));
     return false;

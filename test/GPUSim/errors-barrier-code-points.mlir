@@ -38,7 +38,7 @@ module attributes {gpu.container_module} {
       scf.if %w0 {
         nvvm.inline_ptx "barrier.sync $0, $1;" ro(%id, %all : i32, i32)
       } else {
-        nvvm.inline_ptx "barrier.sync $0, $1;" ro(%id, %all : i32, i32)
+        nvvm.inline_ptx "barrier.sync 15, 64;"
       }
       gpu.return
     }

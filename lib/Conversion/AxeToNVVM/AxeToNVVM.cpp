@@ -33,6 +33,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 namespace axe {
 #define GEN_PASS_DEF_CONVERTAXETONVVM
 #include "axe/Conversion/Passes.h.inc"
@@ -192,12 +194,13 @@ bool hasCTABarrier(PartitionOp p) {
 constexpr int32_t kPartitionsBarrierId = 15;
 
 /// `barrier.sync id, threads`: non-aligned, so warps may reach it from
-/// different instructions.
+/// different instructions. Both are immediates, so ptxas sees which
+/// barrier the kernel uses.
 void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t threads) {
-  Value id = arith::ConstantIntOp::create(b, loc, kPartitionsBarrierId, 32);
-  Value count = arith::ConstantIntOp::create(b, loc, threads, 32);
-  NVVM::InlinePtxOp::create(b, loc, TypeRange(), ValueRange{id, count},
-                            ValueRange(), "barrier.sync $0, $1;", Value());
+  std::string ptx =
+      llvm::formatv("barrier.sync {0}, {1};", kPartitionsBarrierId, threads);
+  NVVM::InlinePtxOp::create(b, loc, TypeRange(), ValueRange(), ValueRange(),
+                            ptx, Value());
 }
 
 /// A warp specialization on a GPU is what it says: each warp branches to
