@@ -1,7 +1,16 @@
-// Two warps exchange shared data without a barrier (--check-races).
+// Two warps exchange shared data without a barrier: a race, reported with
+// no flag (the default) as with --check-races; --no-check-races runs on.
+// RUN: not axe-gpu-run %s -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   2>&1 | FileCheck %s
 // RUN: not axe-gpu-run %s -e main -entry-point-result=void --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s
+// RUN: axe-gpu-run %s -e main -entry-point-result=void --no-check-races \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils%shlibext,%mlir_lib_dir/libmlir_runner_utils%shlibext \
+// RUN:   2>&1 | FileCheck %s --check-prefix=UNCHECKED
+// UNCHECKED-NOT: error
+// UNCHECKED: not reached
 // CHECK: error: axe-gpu-run: kernel @k, block (0, 0, 0), warp 1, thread (32, 0, 0) (lane 0): data race (write after read) on byte 128 of workgroup attribution 0 (shared memory) with thread 0 since the last barrier
 // CHECK-NOT: not reached
 
