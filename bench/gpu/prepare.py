@@ -16,12 +16,21 @@ gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
     serves from CUDA managed memory, since plain host memory is reachable
     from a GPU only with HMM.
 
+  * with --random N, N of the seeded random kernels of the RandomDispatch
+    suites (random_kernels.py exports them with the build's
+    AxeRandomDispatchGPUTests, or takes them from --random-from): each
+    kernel and its host @main, which fills the globals with the test's
+    inputs and prints every cell of the outputs, into random/NAME.o (the
+    allocator renamed as for the tests), and its reference random/NAME.ref.
+
 It writes manifest.txt: one line per test, "name
-entry-result check-file check-prefix". run-on-gpu.sh reads that folder on
-the GPU machine; check.py runs FileCheck on what comes back.
+entry-result check-file check-prefix"; and random/manifest.txt, one random
+kernel per line, with random/failed.txt listing those that did not build.
+run-on-gpu.sh reads that folder on the GPU machine; check.py runs FileCheck
+on what comes back and compares the random kernels' cells.
 
 Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90] [--tests-only]
-       [--kernels REGEX]
+       [--kernels REGEX] [--random N [--random-only] [--random-from DIR]]
 """
 
 import argparse
@@ -31,38 +40,46 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import random_kernels  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+class CommandFailed(Exception):
+    pass
 
 
 def run(cmd, **kw):
     result = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if result.returncode != 0:
-        sys.stderr.write(f"prepare.py: failed: {' '.join(cmd)}\n{result.stderr}")
-        raise SystemExit(1)
+        raise CommandFailed(f"failed: {' '.join(cmd)}\n{result.stderr}")
     return result.stdout
 
 
 def to_object(axe_opt, sources, pipeline, out, rename_alloc):
     """Lowers each source with its pipeline, links them, emits `out`."""
-    lls = []
-    for i, (src, pipe) in enumerate(zip(sources, pipeline)):
-        mlir = f"{out}.{i}.mlir"
-        ll = f"{out}.{i}.ll"
-        run([axe_opt, src, pipe, "-o", mlir])
-        run([f"{LLVM_BIN}/mlir-translate", "--mlir-to-llvmir", mlir, "-o", ll])
-        lls.append(ll)
+    lls = [f"{out}.{i}.ll" for i in range(len(sources))]
+    mlirs = [f"{out}.{i}.mlir" for i in range(len(sources))]
     linked = f"{out}.ll"
-    run([f"{LLVM_BIN}/llvm-link", *lls, "-S", "-o", linked])
-    run([f"{LLVM_BIN}/llc", "-O2", "-filetype=obj", "--relocation-model=pic",
-         linked, "-o", out])
-    if rename_alloc:
-        run([f"{LLVM_BIN}/llvm-objcopy",
-             "--redefine-sym", "malloc=axe_test_malloc",
-             "--redefine-sym", "aligned_alloc=axe_test_aligned_alloc",
-             "--redefine-sym", "free=axe_test_free", out])
-    for f in lls + [linked] + [f"{out}.{i}.mlir" for i in range(len(sources))]:
-        os.remove(f)
+    try:
+        for src, pipe, mlir, ll in zip(sources, pipeline, mlirs, lls):
+            run([axe_opt, src, pipe, "-o", mlir])
+            run([f"{LLVM_BIN}/mlir-translate", "--mlir-to-llvmir", mlir,
+                 "-o", ll])
+        run([f"{LLVM_BIN}/llvm-link", *lls, "-S", "-o", linked])
+        run([f"{LLVM_BIN}/llc", "-O2", "-filetype=obj",
+             "--relocation-model=pic", linked, "-o", out])
+        if rename_alloc:
+            run([f"{LLVM_BIN}/llvm-objcopy",
+                 "--redefine-sym", "malloc=axe_test_malloc",
+                 "--redefine-sym", "aligned_alloc=axe_test_aligned_alloc",
+                 "--redefine-sym", "free=axe_test_free", out])
+    finally:
+        for f in lls + [linked] + mlirs:
+            if os.path.exists(f):
+                os.remove(f)
 
 
 def gpu_run_line(path, chip):
@@ -107,14 +124,26 @@ def main():
     ap.add_argument("--kernels", default="",
                     help="only the benchmark kernels whose names match this "
                          "regular expression (all by default)")
+    ap.add_argument("--random", type=int, default=None, metavar="N",
+                    help="also N seeded random kernels, spread over the "
+                         "sorted names (0: every one exported)")
+    ap.add_argument("--random-only", action="store_true",
+                    help="with --random: neither the benchmark kernels nor "
+                         "the integration tests")
+    ap.add_argument("--random-from", default=None, metavar="DIR",
+                    help="with --random: the kernels random_kernels.py "
+                         "exported there (by default they are exported now "
+                         "into OUT_DIR/random/src)")
     args = ap.parse_args()
+    if args.random_only and args.random is None:
+        ap.error("--random-only needs --random N")
     axe_opt = os.path.join(args.build, "bin", "axe-opt")
     os.makedirs(os.path.join(args.out, "tests"), exist_ok=True)
     kernel_pipe = f"--axe-to-ptx=format=bin chip={args.chip}"
     host_pipe = "--axe-to-ptx"
 
     bench = os.path.join(ROOT, "bench", "gpu")
-    names = [] if args.tests_only else sorted(
+    names = [] if args.tests_only or args.random_only else sorted(
         f[:-len(".mlir")] for f in os.listdir(bench)
         if f.startswith("gemm_sm90_4096") and f.endswith(".mlir")
         and re.search(args.kernels, f[:-len(".mlir")]))
@@ -132,7 +161,7 @@ def main():
         tests_dir = os.path.join(ROOT, "test", d)
         tests += [os.path.join(tests_dir, f) for f in sorted(os.listdir(tests_dir))
                   if f.endswith(".mlir")]
-    for test in tests:
+    for test in [] if args.random_only else tests:
         f = os.path.basename(test)
         command = gpu_run_line(test, args.chip)
         # Tests whose kernel is generated at run time (%t) are left out.
@@ -150,7 +179,9 @@ def main():
         manifest.append(f"{name} {result} {os.path.relpath(test, ROOT)} {prefix}")
         print(f"test {name}")
     with open(os.path.join(args.out, "manifest.txt"), "w") as m:
-        m.write("\n".join(manifest) + "\n")
+        m.write("".join(line + "\n" for line in manifest))
+    if args.random is not None:
+        prepare_random(args, axe_opt, kernel_pipe)
     for f in ("GemmVsCublas.cpp", "ManagedAlloc.c", "PrintUtils.c",
               "run-on-gpu.sh"):
         shutil.copy(os.path.join(ROOT, "bench", "gpu", f), args.out)
@@ -160,5 +191,41 @@ def main():
                 args.out)
 
 
+def prepare_random(args, axe_opt, kernel_pipe):
+    """random/NAME.o and NAME.ref for the chosen random kernels, their
+    manifest, and failed.txt for those that do not build."""
+    rdir = os.path.join(args.out, "random")
+    src = args.random_from or os.path.join(rdir, "src")
+    os.makedirs(rdir, exist_ok=True)
+    if not args.random_from:
+        shutil.rmtree(src, ignore_errors=True)
+        random_kernels.export(args.build, src)
+    chosen = random_kernels.select(random_kernels.names(src), args.random)
+    built, failed = [], []
+    for name in chosen:
+        try:
+            to_object(axe_opt, [os.path.join(src, name + ".mlir")],
+                      [kernel_pipe], os.path.join(rdir, name + ".o"),
+                      rename_alloc=True)
+        except CommandFailed as e:
+            why = str(e).strip().replace("\n", " | ")[:2000]
+            sys.stderr.write(f"prepare.py: random kernel {name}: {why}\n")
+            failed.append(f"{name} {why}")
+            continue
+        shutil.copy(os.path.join(src, name + ".ref"), rdir)
+        built.append(name)
+        print(f"random kernel {name}")
+    with open(os.path.join(rdir, "manifest.txt"), "w") as m:
+        m.write("".join(n + "\n" for n in built))
+    with open(os.path.join(rdir, "failed.txt"), "w") as f:
+        f.write("".join(line + "\n" for line in failed))
+    print(f"random kernels: {len(built)} built, {len(failed)} failed to "
+          f"build, of {len(chosen)}")
+
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except CommandFailed as e:
+        sys.stderr.write(f"prepare.py: {e}")
+        sys.exit(1)

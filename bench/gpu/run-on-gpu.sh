@@ -5,9 +5,13 @@
 # test/Integration/CPU compiled for the GPU. Each program runs under a
 # timeout, so that a kernel that deadlocks is reported, not waited for.
 #
+# With prepare.py --random N, also the seeded random kernels of
+# random/manifest.txt, each printing every cell of its outputs.
+#
 # Usage: run-on-gpu.sh PREPARED_DIR RESULTS_DIR
 # RESULTS_DIR gets gpu.txt, gemm.txt, tests/<name>.out (stdout),
-# tests/<name>.err (stderr and the exit status); check.py reads it.
+# tests/<name>.err (stderr and the exit status), and the same under random/
+# for the random kernels; check.py reads it.
 set -u
 dir=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -34,6 +38,7 @@ if ls gemm_sm90_4096*.o >/dev/null 2>&1; then
   cat "$out/gemm.txt"
 fi
 while read -r name result file prefix; do
+  [ -n "$name" ] || continue
   if ! $cxx "tests/$name.o" ManagedAlloc.o PrintUtils.o -o "tests/$name" \
       -L"$dir" -laxe_cuda_runtime $link_cuda -lm >"$out/tests/$name.err" 2>&1; then
     echo "$name: link failed"
@@ -44,3 +49,22 @@ while read -r name result file prefix; do
   echo "exit status $status" >>"$out/tests/$name.err"
   echo "$name: exit $status"
 done <manifest.txt
+# The random kernels, unless prepare.py ran without --random.
+if [ -f random/manifest.txt ]; then
+  mkdir -p "$out/random"
+  ran=0
+  while read -r name; do
+    [ -n "$name" ] || continue
+    if ! $cxx "random/$name.o" ManagedAlloc.o PrintUtils.o -o "random/$name" \
+        -L"$dir" -laxe_cuda_runtime $link_cuda -lm >"$out/random/$name.err" 2>&1; then
+      echo "random $name: link failed"
+      continue
+    fi
+    timeout 20 "random/$name" >"$out/random/$name.out" 2>>"$out/random/$name.err"
+    status=$?
+    echo "exit status $status" >>"$out/random/$name.err"
+    [ $status = 0 ] || echo "random $name: exit $status"
+    ran=$((ran + 1))
+  done <random/manifest.txt
+  echo "random kernels run: $ran"
+fi

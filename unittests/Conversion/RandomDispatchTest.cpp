@@ -38,9 +38,15 @@
 // along thread axes (such a slice stays with the scope of those axes).
 //
 // This file holds the f32 suite; RandomDispatchTypesTest.cpp the typed,
-// large and wide suites. RandomKernel.h declares what they share: the
-// kernel-text generator (RandomKernelText.cpp), running and checking
+// large and wide suites; RandomDispatchExchangeTest.cpp the shapes that
+// broke real GPUs (replicated register tiles stored to memory, exchanges
+// between threads through shared memory and fill + gemm, with the barriers
+// left to axe-insert-barriers). RandomKernel.h declares what they share:
+// the kernel-text generator (RandomKernelText.cpp), running and checking
 // (RandomKernelRun.cpp) and the kernels both draw (RandomKernelCases.cpp).
+// With AXE_RANDOM_EXPORT_DIR set, every kernel checked is also written out
+// with a host @main to run elsewhere, on a GPU (RandomKernelExport.cpp,
+// bench/gpu/README.md).
 //
 //===----------------------------------------------------------------------===//
 

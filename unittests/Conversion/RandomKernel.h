@@ -169,11 +169,12 @@ public:
   }
   /// Appends a line of the kernel body at the current loop depth. An
   /// operator at a scope of several threads is preceded by a barrier at
-  /// that scope: on a GPU the threads of one operator may read what
-  /// another wrote only after one (the CPU runs operators in order and
-  /// drops it).
+  /// that scope (with autoBarriers): on a GPU the threads of one operator
+  /// may read what another wrote only after one (the CPU runs operators in
+  /// order and drops it).
   void line(const std::string &text) {
-    if (std::string scope = barrierScopeBefore(text); !scope.empty())
+    if (std::string scope = barrierScopeBefore(text);
+        autoBarriers && !scope.empty())
       body << std::string(6 + 2 * depth, ' ') << "axe.barrier at " << scope
            << "\n";
     body << std::string(6 + 2 * depth, ' ') << text << "\n";
@@ -211,6 +212,19 @@ public:
   /// operators' scope owns; `replicas` allows replicated layouts.
   Buf buffer(std::mt19937_64 &rng, Shape shape, bool replicas,
              const std::string &elem = "f32");
+  /// buffer() in registers: a random layout on a family of thread axes that
+  /// the operators' scope owns. `name` is the buffer's (a fresh one if
+  /// empty).
+  Buf registerBuffer(std::mt19937_64 &rng, Shape shape, bool replicas,
+                     const std::string &elem = "f32", std::string name = "");
+  /// buffer() in shared memory: at cta scope a buffer of its own, else the
+  /// running instance's slice of a buffer with one tile per instance.
+  Buf sharedBuffer(std::mt19937_64 &rng, Shape shape, bool replicas,
+                   const std::string &elem = "f32", std::string name = "");
+  /// A fresh buffer of `shape` at `layout` in `space` (registers, or shared
+  /// memory at cta scope).
+  Buf alloc(Shape shape, const Layout &layout, const std::string &space,
+            const std::string &elem = "f32");
 
   /// A fresh rank-0 buffer that the operators' scope owns: shared memory or
   /// registers at cta scope, registers elsewhere, sometimes replicated (over
@@ -257,6 +271,10 @@ public:
   std::vector<std::unique_ptr<GlobalArray>> globals;
   /// Globals made from now on get GlobalArray::make's wild strides.
   bool wildStrides = false;
+  /// Whether line() writes a barrier before each operator at a scope of
+  /// several threads. Without, the kernel relies on axe-insert-barriers
+  /// (part of axe-to-nvvm) to order operators that share memory.
+  bool autoBarriers = true;
 
 private:
   std::ostringstream prologue, body;
@@ -299,11 +317,31 @@ std::vector<float> expectTiles(
     const GlobalArray &g, int64_t total,
     const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value);
 
+/// With AXE_RANDOM_EXPORT_DIR set, writes the running test's kernel to that
+/// folder for a run outside this process (bench/gpu/README.md): NAME.mlir,
+/// the kernel and a host @main that fills every global with `initial` (its
+/// contents before the kernel ran), calls the kernel and prints every cell
+/// of each output, and NAME.ref, the cells each output must hold
+/// (`expected`, as matches() compares them). NAME is the test's
+/// (RandomDispatch.Copy.7). Does nothing without the variable.
+void exportKernel(const KernelText &k,
+                  const std::vector<std::vector<float>> &initial,
+                  const std::vector<GlobalArray *> &outs,
+                  const std::vector<std::vector<float>> &expected,
+                  float tolerance);
+
 /// Runs the kernel and checks every output of storeResult (every replica).
 void checkOutputs(
     KernelText &k, const std::vector<GlobalArray *> &outs,
     const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value,
     float tolerance = 0);
+
+/// The value of element x of instance k's tile of an output.
+using TileValue = std::function<float(int64_t, llvm::ArrayRef<int64_t>)>;
+
+/// checkOutputs with output `outs[i]` holding `values[i]`.
+void checkOutputs(KernelText &k, const std::vector<GlobalArray *> &outs,
+                  const std::vector<TileValue> &values, float tolerance = 0);
 
 //===----------------------------------------------------------------------===//
 // Kernels that more than one suite draws

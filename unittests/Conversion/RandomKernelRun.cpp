@@ -409,13 +409,26 @@ void checkOutputs(
     KernelText &k, const std::vector<GlobalArray *> &outs,
     const std::function<float(int64_t, llvm::ArrayRef<int64_t>)> &value,
     float tolerance) {
+  checkOutputs(k, outs, std::vector<TileValue>(outs.size(), value), tolerance);
+}
+
+void checkOutputs(KernelText &k, const std::vector<GlobalArray *> &outs,
+                  const std::vector<TileValue> &values, float tolerance) {
+  ASSERT_EQ(outs.size(), values.size());
+  // What every global holds before the run, for exportKernel.
+  std::vector<std::vector<float>> initial;
+  for (auto &g : k.globals)
+    initial.push_back(g->data);
   ASSERT_TRUE(runKernel(k));
   if (!skipReason.empty())
     GTEST_SKIP() << skipReason;
   int64_t total = k.launch.total();
+  std::vector<std::vector<float>> expected;
   for (size_t r = 0; r < outs.size(); ++r)
-    EXPECT_TRUE(
-        matches(*outs[r], expectTiles(*outs[r], total, value), tolerance))
+    expected.push_back(expectTiles(*outs[r], total, values[r]));
+  exportKernel(k, initial, outs, expected, tolerance);
+  for (size_t r = 0; r < outs.size(); ++r)
+    EXPECT_TRUE(matches(*outs[r], expected[r], tolerance))
         << "(replica " << r << " of " << outs.size() << ")\n"
         << k.module();
 }

@@ -259,70 +259,85 @@ Buf KernelText::view(const GlobalArray &g, llvm::ArrayRef<int64_t> t,
 
 Buf KernelText::buffer(std::mt19937_64 &rng, Shape shape, bool replicas,
                        const std::string &elem) {
+  std::string name = fresh("b");
+  if (coin(rng, 45))
+    return sharedBuffer(rng, std::move(shape), replicas, elem, name);
+  return registerBuffer(rng, std::move(shape), replicas, elem, name);
+}
+
+Buf KernelText::registerBuffer(std::mt19937_64 &rng, Shape shape, bool replicas,
+                               const std::string &elem, std::string name) {
   RandomLayoutOptions opts;
   opts.replicas = replicas;
   Buf b;
   b.shape = shape;
-  b.name = fresh("b");
+  b.name = name.empty() ? fresh("b") : std::move(name);
   b.elem = elem;
-  bool shared = coin(rng, 45);
-  if (!shared) {
-    b.space = "reg";
-    opts.swizzle = false;
-    int64_t wgs = launch.threads / 128;
-    switch (launch.scope) {
-    case Scope::CTA: {
-      // Registers of the whole CTA: some data on a CTA axis, from one of
-      // the families of axes that number threads without aliasing.
-      opts.threadAxes = true;
-      int family = std::uniform_int_distribution<int>(0, wgs > 1 ? 3 : 1)(rng);
-      if (family == 0) {
-        opts.axes = {"laneid", "warpid"};
-        opts.axisLimit = {{"laneid", 32}, {"warpid", launch.warps()}};
-        opts.requireAxis = "warpid";
-      } else if (family == 1) {
-        opts.axes = {"tx"};
-        opts.axisLimit = {{"tx", launch.threads}};
-        opts.requireAxis = "tx";
-      } else if (family == 2) {
-        opts.axes = {"tid_in_wg", "wgid"};
-        opts.axisLimit = {{"tid_in_wg", 128}, {"wgid", wgs}};
-        opts.requireAxis = "wgid";
-      } else {
-        opts.axes = {"laneid", "wid_in_wg", "wgid"};
-        opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}, {"wgid", wgs}};
-        opts.requireAxis = "wgid";
-      }
-      break;
+  b.space = "reg";
+  opts.swizzle = false;
+  int64_t wgs = launch.threads / 128;
+  switch (launch.scope) {
+  case Scope::CTA: {
+    // Registers of the whole CTA: some data on a CTA axis, from one of
+    // the families of axes that number threads without aliasing.
+    opts.threadAxes = true;
+    int family = std::uniform_int_distribution<int>(0, wgs > 1 ? 3 : 1)(rng);
+    if (family == 0) {
+      opts.axes = {"laneid", "warpid"};
+      opts.axisLimit = {{"laneid", 32}, {"warpid", launch.warps()}};
+      opts.requireAxis = "warpid";
+    } else if (family == 1) {
+      opts.axes = {"tx"};
+      opts.axisLimit = {{"tx", launch.threads}};
+      opts.requireAxis = "tx";
+    } else if (family == 2) {
+      opts.axes = {"tid_in_wg", "wgid"};
+      opts.axisLimit = {{"tid_in_wg", 128}, {"wgid", wgs}};
+      opts.requireAxis = "wgid";
+    } else {
+      opts.axes = {"laneid", "wid_in_wg", "wgid"};
+      opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}, {"wgid", wgs}};
+      opts.requireAxis = "wgid";
     }
-    case Scope::Warpgroup:
-      // One copy per warpgroup: data on tid_in_wg, or on lanes and
-      // wid_in_wg.
-      opts.threadAxes = true;
-      if (coin(rng, 50)) {
-        opts.axes = {"tid_in_wg"};
-        opts.axisLimit = {{"tid_in_wg", 128}};
-        opts.requireAxis = "tid_in_wg";
-      } else {
-        opts.axes = {"laneid", "wid_in_wg"};
-        opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}};
-        opts.requireAxis = "wid_in_wg";
-      }
-      break;
-    case Scope::Warp:
-      // One copy per warp: data on lanes.
-      opts.threadAxes = true;
-      opts.axes = {"laneid"};
-      opts.axisLimit = {{"laneid", 32}};
-      opts.requireAxis = "laneid";
-      break;
-    case Scope::Thread:
-      break;
-    }
-    b.layout = randomLayout(rng, shape, opts);
-    line(b.name + " = axe.alloc : " + b.type());
-    return b;
+    break;
   }
+  case Scope::Warpgroup:
+    // One copy per warpgroup: data on tid_in_wg, or on lanes and
+    // wid_in_wg.
+    opts.threadAxes = true;
+    if (coin(rng, 50)) {
+      opts.axes = {"tid_in_wg"};
+      opts.axisLimit = {{"tid_in_wg", 128}};
+      opts.requireAxis = "tid_in_wg";
+    } else {
+      opts.axes = {"laneid", "wid_in_wg"};
+      opts.axisLimit = {{"laneid", 32}, {"wid_in_wg", 4}};
+      opts.requireAxis = "wid_in_wg";
+    }
+    break;
+  case Scope::Warp:
+    // One copy per warp: data on lanes.
+    opts.threadAxes = true;
+    opts.axes = {"laneid"};
+    opts.axisLimit = {{"laneid", 32}};
+    opts.requireAxis = "laneid";
+    break;
+  case Scope::Thread:
+    break;
+  }
+  b.layout = randomLayout(rng, shape, opts);
+  line(b.name + " = axe.alloc : " + b.type());
+  return b;
+}
+
+Buf KernelText::sharedBuffer(std::mt19937_64 &rng, Shape shape, bool replicas,
+                             const std::string &elem, std::string name) {
+  RandomLayoutOptions opts;
+  opts.replicas = replicas;
+  Buf b;
+  b.shape = shape;
+  b.name = name.empty() ? fresh("b") : std::move(name);
+  b.elem = elem;
   b.space = "shared";
   if (launch.scope == Scope::CTA) {
     b.layout = randomLayout(rng, shape, opts);
@@ -343,6 +358,18 @@ Buf KernelText::buffer(std::mt19937_64 &rng, Shape shape, bool replicas,
   all.elem = elem;
   line(all.name + " = axe.alloc : " + all.type());
   return instanceSlice(all, shape);
+}
+
+Buf KernelText::alloc(Shape shape, const Layout &layout,
+                      const std::string &space, const std::string &elem) {
+  Buf b;
+  b.name = fresh("b");
+  b.shape = std::move(shape);
+  b.layout = layout;
+  b.space = space;
+  b.elem = elem;
+  line(b.name + " = axe.alloc : " + b.type());
+  return b;
 }
 
 Buf KernelText::scalarBuffer(std::mt19937_64 &rng, const std::string &elem) {
