@@ -189,16 +189,23 @@ bool hasCTABarrier(PartitionOp p) {
       .wasInterrupted();
 }
 
-/// The named barrier partitions meet at; 0 is the CTA's, 1 + wgid the
-/// warpgroups' (NVVMTargetCodegen::barrier).
-constexpr int32_t kPartitionsBarrierId = 15;
+/// The named barrier partitions meet at: the first id above the CTA's (0)
+/// and the warpgroups' (1 + wgid, NVVMTargetCodegen::barrier). ptxas
+/// reserves every id up to the highest a kernel uses, so it is the lowest
+/// free one rather than 15.
+int64_t partitionsBarrierId(gpu::GPUFuncOp func, const TargetCodegen &cg) {
+  int64_t warpgroup = cg.target().warpgroupSize();
+  int64_t warpgroups =
+      warpgroup ? (blockThreads(func) + warpgroup - 1) / warpgroup : 0;
+  return std::min<int64_t>(1 + warpgroups, 15);
+}
 
 /// `barrier.sync id, threads`: non-aligned, so warps may reach it from
 /// different instructions. Both are immediates, so ptxas sees which
 /// barrier the kernel uses.
-void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t threads) {
-  std::string ptx =
-      llvm::formatv("barrier.sync {0}, {1};", kPartitionsBarrierId, threads);
+void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t id,
+                           int64_t threads) {
+  std::string ptx = llvm::formatv("barrier.sync {0}, {1};", id, threads);
   NVVM::InlinePtxOp::create(b, loc, TypeRange(), ValueRange(), ValueRange(),
                             ptx, Value());
 }
@@ -245,7 +252,8 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
       OpBuilder::InsertionGuard guard(rw);
       for (BarrierOp b : barriers) {
         rw.setInsertionPoint(b);
-        emitPartitionsBarrier(rw, b.getLoc(), barrierThreads);
+        emitPartitionsBarrier(rw, b.getLoc(), partitionsBarrierId(func, cg),
+                              barrierThreads);
         rw.eraseOp(b);
       }
       Operation *yield = ifOp.getThenRegion().front().getTerminator();

@@ -3,7 +3,7 @@
 // warps 2..4 each sum two rows of the tile, over three steps. The
 // partitions hand the tile over with cta barriers. On NVIDIA targets these
 // meet at one instruction per partition, so they are the non-aligned
-// barrier.sync 15 with the count of the partitions' threads (128 here: the
+// barrier.sync (id 3: the first above the two warpgroups' 1 and 2) with the count of the partitions' threads (128 here: the
 // idle warp never arrives), not bar.sync 0, which the PTX ISA leaves
 // undefined when warps reach it at different instructions. Y holds the six
 // row sums; every element checked on the CPU and, with races checked, in
@@ -20,7 +20,7 @@
 // RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 | FileCheck %s --check-prefix=NVVM
 // NVVM-LABEL: gpu.func @kernel_kernel
 // NVVM-NOT: nvvm.barrier
-// NVVM: nvvm.inline_ptx "barrier.sync 15, 128;"
+// NVVM: nvvm.inline_ptx "barrier.sync 3, 128;"
 
 // X[i][c] = (i + c) mod 5 - 2; Y[r] = sum over steps k and columns c of
 // X[6 k + r][c].
