@@ -33,36 +33,23 @@ using namespace axe;
 
 namespace {
 
-/// Scopes a barrier can order, narrowest first; `None` orders nothing.
-enum class Level : int { None = -1, Thread, Warp, Warpgroup, CTA, Cluster };
+/// Scopes a barrier can order, narrowest first, numbered as ScopeKind
+/// numbers them (a scope past the cluster is ordered by the cluster's
+/// barrier, the widest there is); `None` orders nothing.
+enum class Level : int {
+  None = -1,
+  Thread = int(ScopeKind::Thread),
+  Warp = int(ScopeKind::Warp),
+  Warpgroup = int(ScopeKind::Warpgroup),
+  CTA = int(ScopeKind::CTA),
+  Cluster = int(ScopeKind::Cluster)
+};
 
 Level levelOf(ScopeKind scope) {
-  switch (scope) {
-  case ScopeKind::Thread:
-    return Level::Thread;
-  case ScopeKind::Warp:
-    return Level::Warp;
-  case ScopeKind::Warpgroup:
-    return Level::Warpgroup;
-  case ScopeKind::CTA:
-    return Level::CTA;
-  default:
-    return Level::Cluster;
-  }
+  return Level(std::min(int(scope), int(Level::Cluster)));
 }
 
-ScopeKind scopeOfLevel(Level level) {
-  switch (level) {
-  case Level::Warp:
-    return ScopeKind::Warp;
-  case Level::Warpgroup:
-    return ScopeKind::Warpgroup;
-  case Level::CTA:
-    return ScopeKind::CTA;
-  default:
-    return ScopeKind::Cluster;
-  }
-}
+ScopeKind scopeOfLevel(Level level) { return ScopeKind(int(level)); }
 
 /// An operator's access to a buffer that may still race with what follows.
 struct Access {
