@@ -1,13 +1,15 @@
 //===- LayoutBench.cpp - google-benchmark of the layout algebra ----------===//
 //
-// Parse, canonicalize, apply, group, tile and slice on the layouts kernels
-// actually carry: mma.sync fragments, a 128x64 swizzled shared-memory tile,
-// and a tensor distributed over a 2x2 device mesh of user axes (dx, dy).
+// Parse, canonicalize, apply, inverse, span, group, tile and slice on the
+// layouts kernels actually carry: mma.sync fragments, a 128x64 swizzled
+// shared-memory tile, and a tensor distributed over a 2x2 device mesh of
+// user axes (dx, dy).
 // The figures are recorded in docs/Benchmarks.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Enumerate.h"
 #include "axe/Layout/HardwareLayouts.h"
 #include "axe/Layout/Swizzle.h"
 
@@ -85,8 +87,32 @@ void BM_Canonicalize(benchmark::State &state, Case c) {
     benchmark::DoNotOptimize(canonicalize(l));
 }
 
-/// Applies the layout to every element; items/s counts elements.
+/// The whole tile's image in one odometer walk (applyAll); items/s counts
+/// elements.
 void BM_ApplyAll(benchmark::State &state, Case c) {
+  Layout l;
+  if (!load(state, c, l))
+    return;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(applyAll(l));
+  state.SetItemsProcessed(state.iterations() * l.size());
+}
+
+/// The same walk without storing the points (forEachPlacement).
+void BM_ForEachPlacement(benchmark::State &state, Case c) {
+  Layout l;
+  if (!load(state, c, l))
+    return;
+  for (auto _ : state)
+    forEachPlacement(l, [](int64_t flat, llvm::ArrayRef<int64_t> point) {
+      benchmark::DoNotOptimize(point.data());
+    });
+  state.SetItemsProcessed(state.iterations() * l.size());
+}
+
+/// Layout::apply element by element, each decoded from scratch: the path
+/// applyAll replaces, kept so the ratio shows. items/s counts elements.
+void BM_ApplyPerElement(benchmark::State &state, Case c) {
   Layout l;
   if (!load(state, c, l))
     return;
@@ -94,6 +120,54 @@ void BM_ApplyAll(benchmark::State &state, Case c) {
     for (int64_t f = 0; f < l.size(); ++f)
       benchmark::DoNotOptimize(l.apply(f));
   state.SetItemsProcessed(state.iterations() * l.size());
+}
+
+/// Every placement of every element, as Coords.
+std::vector<Coord> everyPlacement(const Layout &l) {
+  std::vector<Coord> points;
+  for (int64_t f = 0; f < l.size(); ++f)
+    for (Coord &c : l.apply(f))
+      points.push_back(std::move(c));
+  return points;
+}
+
+/// Inverts every placement of the tile with one LayoutInverter, on dense
+/// points; items/s counts points.
+void BM_Inverse(benchmark::State &state, Case c) {
+  Layout l;
+  if (!load(state, c, l))
+    return;
+  TileImage image = applyAll(l);
+  LayoutInverter inverter(l);
+  for (auto _ : state)
+    for (int64_t f = 0; f < image.size(); ++f)
+      for (int64_t p = 0; p < image.placementsPerElement(); ++p) {
+        int64_t flat;
+        benchmark::DoNotOptimize(inverter.inverse(image.point(f, p), flat));
+        benchmark::DoNotOptimize(flat);
+      }
+  state.SetItemsProcessed(state.iterations() * image.size() *
+                          image.placementsPerElement());
+}
+
+/// Layout::inverse point by point, on Coords; items/s counts points.
+void BM_InversePerPoint(benchmark::State &state, Case c) {
+  Layout l;
+  if (!load(state, c, l))
+    return;
+  std::vector<Coord> points = everyPlacement(l);
+  for (auto _ : state)
+    for (const Coord &p : points)
+      benchmark::DoNotOptimize(l.inverse(p));
+  state.SetItemsProcessed(state.iterations() * int64_t(points.size()));
+}
+
+void BM_Span(benchmark::State &state, Case c) {
+  Layout l;
+  if (!load(state, c, l))
+    return;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(l.span());
 }
 
 //===----------------------------------------------------------------------===//
@@ -196,6 +270,31 @@ BENCHMARK_CAPTURE(BM_ApplyAll, mma_A, kMmaA);
 BENCHMARK_CAPTURE(BM_ApplyAll, seed_8x16, kSeed);
 BENCHMARK_CAPTURE(BM_ApplyAll, swizzled_128x64, kSwizzled);
 BENCHMARK_CAPTURE(BM_ApplyAll, mesh_replicated, kMeshReplicated);
+
+BENCHMARK_CAPTURE(BM_ForEachPlacement, mma_A, kMmaA);
+BENCHMARK_CAPTURE(BM_ForEachPlacement, seed_8x16, kSeed);
+BENCHMARK_CAPTURE(BM_ForEachPlacement, swizzled_128x64, kSwizzled);
+BENCHMARK_CAPTURE(BM_ForEachPlacement, mesh_replicated, kMeshReplicated);
+
+BENCHMARK_CAPTURE(BM_ApplyPerElement, mma_A, kMmaA);
+BENCHMARK_CAPTURE(BM_ApplyPerElement, seed_8x16, kSeed);
+BENCHMARK_CAPTURE(BM_ApplyPerElement, swizzled_128x64, kSwizzled);
+BENCHMARK_CAPTURE(BM_ApplyPerElement, mesh_replicated, kMeshReplicated);
+
+BENCHMARK_CAPTURE(BM_Inverse, mma_A, kMmaA);
+BENCHMARK_CAPTURE(BM_Inverse, seed_8x16, kSeed);
+BENCHMARK_CAPTURE(BM_Inverse, swizzled_128x64, kSwizzled);
+BENCHMARK_CAPTURE(BM_Inverse, mesh_replicated, kMeshReplicated);
+
+BENCHMARK_CAPTURE(BM_InversePerPoint, mma_A, kMmaA);
+BENCHMARK_CAPTURE(BM_InversePerPoint, seed_8x16, kSeed);
+BENCHMARK_CAPTURE(BM_InversePerPoint, swizzled_128x64, kSwizzled);
+BENCHMARK_CAPTURE(BM_InversePerPoint, mesh_replicated, kMeshReplicated);
+
+BENCHMARK_CAPTURE(BM_Span, mma_A, kMmaA);
+BENCHMARK_CAPTURE(BM_Span, seed_8x16, kSeed);
+BENCHMARK_CAPTURE(BM_Span, swizzled_128x64, kSwizzled);
+BENCHMARK_CAPTURE(BM_Span, mesh_replicated, kMeshReplicated);
 
 BENCHMARK_CAPTURE(BM_Group, mma_A, kMmaA);
 BENCHMARK_CAPTURE(BM_Group, mma_C, kMmaC);

@@ -1,6 +1,7 @@
 //===- Canonicalize.cpp - Canonical form and exact equivalence of layouts -===//
 
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Enumerate.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -26,11 +27,12 @@ bool canMergeShard(const Iter &prev, const Iter &next) {
   return prev.stride == reach;
 }
 
-/// One left-to-right pass of D0, D2 and D1; returns whether anything changed.
+/// One left-to-right pass of D0, D2 and D1, in place; returns whether
+/// anything changed.
 bool normalizeShardOnce(IterList &shard) {
-  IterList out;
+  size_t kept = 0;
   bool changed = false;
-  for (Iter it : shard) {
+  for (Iter &it : shard) {
     if (it.extent == 1) { // D0
       changed = true;
       continue;
@@ -39,25 +41,26 @@ bool normalizeShardOnce(IterList &shard) {
       it.axis = std::string(kDefaultAxis);
       changed = true;
     }
-    if (!out.empty() && canMergeShard(out.back(), it)) { // D1
-      out.back() = {out.back().extent * it.extent, it.stride, it.axis};
+    if (kept > 0 && canMergeShard(shard[kept - 1], it)) { // D1
+      shard[kept - 1].extent *= it.extent;
+      shard[kept - 1].stride = it.stride;
       changed = true;
       continue;
     }
-    out.push_back(std::move(it));
+    if (&shard[kept] != &it)
+      shard[kept] = std::move(it);
+    ++kept;
   }
-  shard = std::move(out);
+  shard.truncate(kept);
   return changed;
 }
 
 /// D0-D2 to a fixpoint. (One pass already reaches it: a merged iter keeps
 /// the reach of its slow part, so it cannot enable a merge to its left. The
 /// loop keeps this robust.)
-IterList normalizeShard(llvm::ArrayRef<Iter> shard) {
-  IterList out(shard.begin(), shard.end());
-  while (normalizeShardOnce(out))
+void normalizeShard(IterList &shard) {
+  while (normalizeShardOnce(shard))
     ;
-  return out;
 }
 
 bool replicaOrder(const Iter &a, const Iter &b) {
@@ -81,22 +84,32 @@ void dropAndFlipReplicas(IterList &replica, Coord &offset) {
   replica = std::move(out);
 }
 
+/// The extent of the contiguous walk C2 makes of `a` and `b` on one axis,
+/// or nothing when C2 does not apply to the pair.
+std::optional<int64_t> absorbedExtent(const Iter &a, const Iter &b) {
+  if (a.axis != b.axis || b.stride % a.stride != 0)
+    return std::nullopt;
+  int64_t k = b.stride / a.stride;
+  if (k < 1 || k > a.extent)
+    return std::nullopt;
+  // Each copy of `a` shifted by a multiple of k*s overlaps or abuts the
+  // next, so the union is the contiguous walk e1 + (e2-1)*k long.
+  return a.extent + (b.extent - 1) * k;
+}
+
 /// One C2 absorption, if any applies. Pairs are tried in replica order
 /// (smallest stride first as absorber), so the result is deterministic.
 bool absorbOnce(IterList &replica) {
   for (size_t i = 0; i < replica.size(); ++i)
     for (size_t j = 0; j < replica.size(); ++j) {
-      const Iter &a = replica[i], &b = replica[j];
-      if (i == j || a.axis != b.axis || b.stride % a.stride != 0)
+      if (i == j)
         continue;
-      int64_t k = b.stride / a.stride;
-      if (k < 1 || k > a.extent)
-        continue;
-      // Each copy of `a` shifted by a multiple of k*s overlaps or abuts the
-      // next, so the union is the contiguous walk e1 + (e2-1)*k long.
-      replica[i].extent = a.extent + (b.extent - 1) * k;
-      replica.erase(replica.begin() + j);
-      return true;
+      if (std::optional<int64_t> extent =
+              absorbedExtent(replica[i], replica[j])) {
+        replica[i].extent = *extent;
+        replica.erase(replica.begin() + j);
+        return true;
+      }
     }
   return false;
 }
@@ -176,16 +189,45 @@ bool gapConditionHolds(const TileLayout &canonical) {
 
 } // namespace
 
+bool axe::isCanonical(const TileLayout &layout) {
+  llvm::ArrayRef<Iter> shard = layout.shard();
+  for (size_t k = 0; k < shard.size(); ++k) {
+    const Iter &it = shard[k];
+    if (it.extent == 1 || (it.stride == 0 && it.axis != kDefaultAxis))
+      return false; // D0, D2
+    if (k > 0 && canMergeShard(shard[k - 1], it))
+      return false; // D1
+  }
+  llvm::ArrayRef<Iter> replica = layout.replica();
+  for (const Iter &it : replica)
+    if (it.extent == 1 || it.stride <= 0)
+      return false; // C0, C1
+  if (!llvm::is_sorted(replica, replicaOrder))
+    return false;
+  for (size_t i = 0; i < replica.size(); ++i)
+    for (size_t j = 0; j < replica.size(); ++j)
+      if (i != j && absorbedExtent(replica[i], replica[j]))
+        return false; // C2
+  // Coord never stores a zero offset.
+  return true;
+}
+
 TileLayout axe::canonicalize(const TileLayout &layout) {
-  IterList shard = normalizeShard(layout.shard());
+  // Most layouts the compiler carries are already canonical; checking that
+  // allocates nothing, where rewriting builds and validates a new layout.
+  if (isCanonical(layout))
+    return layout;
+  IterList shard(layout.shard().begin(), layout.shard().end());
+  normalizeShard(shard);
   IterList replica(layout.replica().begin(), layout.replica().end());
   Coord offset = layout.offset();
   normalizeReplica(replica, offset);
   // No rule grows a reach, a size or a replica count, so this only fails
   // when C1 moves the offset next to the int64 limits; then the input (same
   // map) is the best available answer.
-  Result<TileLayout> out = TileLayout::create(shard, replica, offset);
-  return out ? *out : layout;
+  Result<TileLayout> out = TileLayout::create(
+      std::move(shard), std::move(replica), std::move(offset));
+  return out ? std::move(*out) : layout;
 }
 
 bool axe::satisfiesGapCondition(const TileLayout &layout) {

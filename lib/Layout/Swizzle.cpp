@@ -2,6 +2,7 @@
 
 #include "axe/Layout/Swizzle.h"
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Enumerate.h"
 #include "axe/Layout/SwizzleAlgebra.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -51,13 +52,12 @@ int64_t Swizzle::blockSize() const {
 
 int64_t Swizzle::apply(int64_t address) const {
   // The permutation only touches the low M+B+S bits, so split the address
-  // into an aligned base and a remainder in [0, period). This also gives
-  // negative addresses the two's-complement meaning without shifting them.
-  int64_t p = period();
-  int64_t rem = address % p;
-  if (rem < 0)
-    rem += p;
-  int64_t base = address - rem;
+  // into an aligned base and a remainder in [0, period). The period is a
+  // power of two, so masking gives the floored remainder (negative
+  // addresses get the two's-complement meaning) without a division.
+  int64_t periodMask = period() - 1;
+  int64_t rem = address & periodMask;
+  int64_t base = address & ~periodMask;
   int64_t low = rem & ((int64_t(1) << perElement) - 1);
   int64_t x = rem >> perElement;
   x ^= (x >> atomLen) & ((int64_t(1) << swizzleLen) - 1);
@@ -98,11 +98,7 @@ Layout::apply(llvm::ArrayRef<int64_t> coord,
 }
 
 Result<int64_t> Layout::inverse(const Coord &physical) const {
-  if (!swizzleFn)
-    return tileLayout.inverse(physical);
-  Coord unswizzled = physical;
-  unswizzled.set(kDefaultAxis, swizzleFn->inverse(physical.get(kDefaultAxis)));
-  return tileLayout.inverse(unswizzled);
+  return LayoutInverter(*this).inverse(physical);
 }
 
 std::optional<Swizzle> Layout::effectiveSwizzle() const {

@@ -1,12 +1,12 @@
 //===- TileLayout.cpp - The Axe tile layout: construction and queries -----===//
 
 #include "axe/Layout/TileLayout.h"
+#include "axe/Layout/Enumerate.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
 
 using namespace axe;
 
@@ -32,14 +32,33 @@ std::optional<Failure> checkIters(llvm::ArrayRef<Iter> iters,
   return std::nullopt;
 }
 
+/// Per-axis sums over a layout's few axes. A flat list searched linearly:
+/// layouts mention a handful of axes, and this allocates nothing for them.
+class AxisSums {
+public:
+  int64_t &operator[](llvm::StringRef axis) {
+    for (auto &[name, sum] : sums)
+      if (name == axis)
+        return sum;
+    sums.push_back({axis, 0});
+    return sums.back().second;
+  }
+  auto begin() const { return sums.begin(); }
+  auto end() const { return sums.end(); }
+
+private:
+  llvm::SmallVector<std::pair<llvm::StringRef, int64_t>, 8> sums;
+};
+
 /// Adds (e-1)*|s| of every iter to its axis's reach, failing on overflow.
 std::optional<Failure> accumulateReach(llvm::ArrayRef<Iter> iters,
-                                       std::map<std::string, int64_t> &reach) {
+                                       AxisSums &reach) {
   for (const Iter &it : iters) {
     int64_t step;
+    int64_t &axisReach = reach[it.axis];
     if (it.stride == INT64_MIN ||
         mulOverflows(it.extent - 1, std::abs(it.stride), step) ||
-        addOverflows(reach[it.axis], step, reach[it.axis]))
+        addOverflows(axisReach, step, axisReach))
       return fail("iter " + iterStr(it) +
                   " reaches past the int64 range on "
                   "axis '" +
@@ -75,7 +94,7 @@ Result<TileLayout> TileLayout::create(IterList shard, IterList replica,
   // Every reachable coordinate (and every span) must fit in int64, so that
   // apply() and span() never overflow: bound |coordinate| by the sum of the
   // reaches plus |offset|, plus one for the span's leading 1.
-  std::map<std::string, int64_t> reach;
+  AxisSums reach;
   if (auto f = accumulateReach(shard, reach))
     return *f;
   if (auto f = accumulateReach(replica, reach))
@@ -90,7 +109,7 @@ Result<TileLayout> TileLayout::create(IterList shard, IterList replica,
   for (const auto &[axis, r] : reach) {
     int64_t total;
     if (addOverflows(r, 1, total))
-      return fail("the span on axis '" + axis + "' overflows int64");
+      return fail("the span on axis '" + axis.str() + "' overflows int64");
   }
 
   TileLayout layout;
@@ -181,149 +200,8 @@ TileLayout::apply(llvm::ArrayRef<int64_t> coord,
   return apply(*flat);
 }
 
-namespace {
-
-/// Depth-first search for digits of the shard (slowest first, so the first
-/// solution is the smallest flat index) and of the replica that reach a
-/// target coordinate. Prunes with the reach still available per axis.
-class InverseSearch {
-public:
-  InverseSearch(const TileLayout &layout, Coord target)
-      : remaining(std::move(target)) {
-    // Extent-1 iters have only digit 0 and leave the flat index alone;
-    // dropping them bounds the recursion depth by the number of iters of
-    // extent >= 2, at most 126 (their extent products fit in int64).
-    for (const Iter &it : layout.shard())
-      if (it.extent > 1)
-        iters.push_back(it);
-    numShard = iters.size();
-    for (const Iter &it : layout.replica())
-      if (it.extent > 1)
-        iters.push_back(it);
-    // suffixLow/High[k]: per-axis range still reachable by iters k..end.
-    suffixLow.resize(iters.size() + 1);
-    suffixHigh.resize(iters.size() + 1);
-    for (size_t k = iters.size(); k-- > 0;) {
-      suffixLow[k] = suffixLow[k + 1];
-      suffixHigh[k] = suffixHigh[k + 1];
-      const Iter &it = iters[k];
-      int64_t step = (it.extent - 1) * it.stride;
-      suffixLow[k][it.axis] += std::min<int64_t>(0, step);
-      suffixHigh[k][it.axis] += std::max<int64_t>(0, step);
-    }
-    digits.assign(iters.size(), 0);
-  }
-
-  enum class Outcome { Found, NotFound, TooLarge };
-
-  Outcome run() { return search(0); }
-
-  int64_t flatIndex() const {
-    int64_t flat = 0;
-    for (size_t k = 0; k < numShard; ++k)
-      flat = flat * iters[k].extent + digits[k];
-    return flat;
-  }
-
-private:
-  bool reachable(size_t k) const {
-    // Axes with a nonzero remainder but no iters left are unreachable.
-    for (const auto &[axis, v] : remaining.entries()) {
-      auto lo = suffixLow[k].find(axis);
-      auto hi = suffixHigh[k].find(axis);
-      int64_t low = lo == suffixLow[k].end() ? 0 : lo->second;
-      int64_t high = hi == suffixHigh[k].end() ? 0 : hi->second;
-      if (v < low || v > high)
-        return false;
-    }
-    return true;
-  }
-
-  static __int128 floorDiv(__int128 a, __int128 b) {
-    __int128 q = a / b;
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-  }
-
-  /// The digits of iter k after which iters k+1.. can still reach the
-  /// remainder on the iter's axis; empty when first > second. Skipping the
-  /// others up front keeps a large extent from being walked digit by digit.
-  std::pair<int64_t, int64_t> digitRange(size_t k) const {
-    const Iter &it = iters[k];
-    if (it.stride == 0)
-      return {0, it.extent - 1};
-    auto find = [&](const std::map<std::string, int64_t> &m) -> __int128 {
-      auto pos = m.find(it.axis);
-      return pos == m.end() ? 0 : pos->second;
-    };
-    // low <= v - d * s <= high, in 128 bits (the differences may not fit).
-    __int128 v = remaining.get(it.axis), s = it.stride;
-    __int128 low = find(suffixLow[k + 1]), high = find(suffixHigh[k + 1]);
-    __int128 first = s > 0 ? -floorDiv(high - v, s) : -floorDiv(low - v, s);
-    __int128 last = s > 0 ? floorDiv(v - low, s) : floorDiv(v - high, s);
-    first = std::max<__int128>(first, 0);
-    last = std::min<__int128>(last, it.extent - 1);
-    if (first > last)
-      return {1, 0};
-    return {int64_t(first), int64_t(last)};
-  }
-
-  Outcome search(size_t k) {
-    if (++nodes > kNodeBudget)
-      return Outcome::TooLarge;
-    if (!reachable(k))
-      return Outcome::NotFound;
-    if (k == iters.size())
-      return remaining.empty() ? Outcome::Found : Outcome::NotFound;
-    const Iter &it = iters[k];
-    auto [first, last] = digitRange(k);
-    for (int64_t d = first; d <= last; ++d) {
-      remaining.add(it.axis, -d * it.stride);
-      digits[k] = d;
-      Outcome o = search(k + 1);
-      remaining.add(it.axis, d * it.stride);
-      if (o != Outcome::NotFound)
-        return o;
-      // A zero stride makes every digit equivalent: one try suffices.
-      if (it.stride == 0)
-        break;
-    }
-    return Outcome::NotFound;
-  }
-
-  static constexpr int64_t kNodeBudget = 50'000'000;
-  llvm::SmallVector<Iter, 8> iters;
-  size_t numShard = 0;
-  std::vector<std::map<std::string, int64_t>> suffixLow, suffixHigh;
-  std::vector<int64_t> digits;
-  Coord remaining;
-  int64_t nodes = 0;
-};
-
-} // namespace
-
 Result<int64_t> TileLayout::inverse(const Coord &physical) const {
-  Coord target = physical;
-  for (const auto &[axis, v] : offsetCoord.entries()) {
-    // Every image point is within int64 of the offset (create() bounds the
-    // reach), so a point that is not lies outside the image.
-    int64_t diff;
-    if (__builtin_sub_overflow(target.get(axis), v, &diff))
-      return fail("coordinate " + physical.str() +
-                  " is not in the image of layout " + str());
-    target.set(axis, diff);
-  }
-  InverseSearch search(*this, target);
-  switch (search.run()) {
-  case InverseSearch::Outcome::Found:
-    return search.flatIndex();
-  case InverseSearch::Outcome::NotFound:
-    return fail("coordinate " + physical.str() +
-                " is not in the image of layout " + str());
-  case InverseSearch::Outcome::TooLarge:
-    return fail("inverse search for " + physical.str() +
-                " exceeded its budget; the layout is too ambiguous");
-  }
-  return fail("unreachable");
+  return LayoutInverter(*this).inverse(physical);
 }
 
 Result<Shape> TileLayout::inverse(const Coord &physical,
@@ -338,13 +216,14 @@ Result<Shape> TileLayout::inverse(const Coord &physical,
 }
 
 Coord TileLayout::span() const {
-  std::map<std::string, int64_t> reach;
-  for (const std::string &axis : axes())
-    reach[axis] = 0;
+  AxisSums reach;
   for (const Iter &it : shardIters)
     reach[it.axis] += (it.extent - 1) * std::abs(it.stride);
   for (const Iter &it : replicaIters)
     reach[it.axis] += (it.extent - 1) * std::abs(it.stride);
+  // Axes the layout mentions only in its offset have span 1.
+  for (const auto &entry : offsetCoord.entries())
+    reach[entry.first];
   Coord c;
   for (const auto &[axis, r] : reach)
     c.set(axis, r + 1);
