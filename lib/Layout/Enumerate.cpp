@@ -102,6 +102,10 @@ private:
   /// displacements stay distinct under the swizzle (a bijection on m), so
   /// deduplicating once serves every element.
   void collectDisplacements(const TileLayout &tile) {
+    if (tile.replicaCount() == 1) {
+      displacements.assign(axes.size(), 0);
+      return;
+    }
     std::vector<llvm::SmallVector<int64_t, 8>> points{
         llvm::SmallVector<int64_t, 8>(axes.size(), 0)};
     for (const Iter &it : tile.replica()) {
@@ -145,10 +149,11 @@ TileImage axe::applyAll(const Layout &layout) {
   image.axisNames.assign(walk.pointAxes().begin(), walk.pointAxes().end());
   image.numElements = layout.size();
   image.numPlacements = walk.placements();
-  image.values.reserve(image.numElements * image.numPlacements *
-                       image.axisNames.size());
+  image.values.resize(image.numElements * image.numPlacements *
+                      image.axisNames.size());
+  int64_t *next = image.values.data();
   walk.run([&](int64_t, llvm::ArrayRef<int64_t> point) {
-    image.values.insert(image.values.end(), point.begin(), point.end());
+    next = std::copy(point.begin(), point.end(), next);
   });
   return image;
 }
