@@ -5,6 +5,7 @@
 #include "axe/Codegen/LoopNest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -356,18 +357,22 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     int64_t w = plan.lanes;
     enum Role { Other, ABlock, ATile, ALane, BBlock, BTile, BLane };
     SmallVector<Role> roles(n, Other);
-    auto splitInto = [&](unsigned index, Role block, Role tile, Role lane) {
+    auto splitInto = [&](unsigned index, Role block, Role tile, Role lane,
+                         int64_t limit) {
       space.split(index, w);
       roles.insert(roles.begin() + index, block);
       roles[index + 1] = lane;
-      // Blocks of up to opts.transposeBlock elements, when the loop has
-      // room for at least two of them. The default 128 x 128 f32 block is
-      // 64 KiB of source and of destination, which the L2 cache holds, and
-      // 128 pages of a column-major destination, which the L2 TLB holds
+      // Blocks of up to `limit` elements, when the loop has room for at
+      // least two of them. The default block is 128 elements along the
+      // source's contiguous loop and 512 along the destination's: 512 rows
+      // of the source (one page each when rows are 4 KiB or more) are read
+      // one cache line per row per tile, and each of the 128 rows of the
+      // destination is written 2 KiB at a time, long runs that the
+      // write-combining of streaming stores and the prefetchers follow
       // (docs/Benchmarks-CPU.md has the measurements).
       int64_t tiles = space.loops()[index].extent;
       int64_t per = 1;
-      while (per * 2 * w <= opts.transposeBlock && tiles % (per * 2) == 0 &&
+      while (per * 2 * w <= limit && tiles % (per * 2) == 0 &&
              tiles / (per * 2) >= 2)
         per *= 2;
       roles[index] = per > 1 ? block : tile;
@@ -376,13 +381,16 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         roles.insert(roles.begin() + index + 1, tile);
       }
     };
+    int64_t blockA = opts.transposeBlock;
+    int64_t blockB = opts.transposeBlockDst > 0 ? opts.transposeBlockDst
+                                                : opts.transposeBlock;
     // The later loop first, so that the earlier index stays valid.
     if (a > bl) {
-      splitInto(a, ABlock, ATile, ALane);
-      splitInto(bl, BBlock, BTile, BLane);
+      splitInto(a, ABlock, ATile, ALane, blockA);
+      splitInto(bl, BBlock, BTile, BLane, blockB);
     } else {
-      splitInto(bl, BBlock, BTile, BLane);
-      splitInto(a, ABlock, ATile, ALane);
+      splitInto(bl, BBlock, BTile, BLane, blockB);
+      splitInto(a, ABlock, ATile, ALane, blockA);
     }
     unsigned total = space.loops().size();
     auto indexOf = [&](Role r) -> int {
@@ -401,6 +409,35 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     order.push_back(indexOf(ATile));
     order.push_back(indexOf(BTile));
     unsigned aIn = indexOf(ALane), bIn = indexOf(BLane);
+    // Streaming (non-temporal) stores for a destination too large to stay
+    // in cache: each tile row is one w-lane vector, a whole cache line with
+    // 512-bit vectors, written without reading the line first. They need
+    // the vector's alignment, which the memref does not promise: the base
+    // address is checked once, each tile's addresses per tile (a
+    // predictable branch), and a tile that is not aligned stores as usual.
+    int64_t eb = elementBytes(dst.elementType);
+    int64_t vecBytes = w * eb;
+    int64_t dstBytes = eb;
+    for (int64_t e : dst.shape)
+      dstBytes *= e;
+    bool streaming = opts.transposeStreamingBytes > 0 &&
+                     dstBytes >= opts.transposeStreamingBytes &&
+                     llvm::isPowerOf2_64(vecBytes) &&
+                     vectorMatchesScalarMemory(dst.elementType);
+    Value baseAligned;
+    if (streaming) {
+      auto meta = memref::ExtractStridedMetadataOp::create(b, loc, dst.memory);
+      Value ptr =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dst.memory);
+      Value start = arith::AddIOp::create(
+          b, loc, ptr,
+          arith::MulIOp::create(b, loc, meta.getOffset(),
+                                indexConstant(b, loc, eb)));
+      Value low = arith::AndIOp::create(b, loc, start,
+                                        indexConstant(b, loc, vecBytes - 1));
+      baseAligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          low, indexConstant(b, loc, 0));
+    }
     ivs.assign(total, Value());
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
       SmallVector<Value> rows;
@@ -412,15 +449,42 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                                     dst.elementType));
       }
       SmallVector<Value> cols = transposeRows(nb, loc, rows);
+      SmallVector<std::pair<Value, Value>> stores; // (value, address)
       for (int64_t ia = 0; ia < w; ++ia) {
         ivs[bIn] = Value();
         ivs[aIn] = indexConstant(nb, loc, ia);
         forEachAddress(nb, loc, space, 1, *da, ivs,
-                       [&](OpBuilder &sb, Value addr) {
-                         store(sb, loc, dst, cols[ia], addr);
+                       [&](OpBuilder &, Value addr) {
+                         stores.push_back({cols[ia], addr});
                        });
       }
+      if (!streaming) {
+        for (auto &[v, addr] : stores)
+          store(nb, loc, dst, v, addr);
+        return;
+      }
+      Value any = stores.front().second;
+      for (auto &st : ArrayRef(stores).drop_front())
+        any = arith::OrIOp::create(nb, loc, any, st.second);
+      Value low = arith::AndIOp::create(nb, loc, any,
+                                        indexConstant(nb, loc, w - 1));
+      Value aligned = arith::AndIOp::create(
+          nb, loc, baseAligned,
+          arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq, low,
+                                indexConstant(nb, loc, 0)));
+      auto ifOp = scf::IfOp::create(nb, loc, aligned, /*withElse=*/true);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      for (auto &[v, addr] : stores)
+        vector::StoreOp::create(tb, loc, v, dst.memory, ValueRange{addr},
+                                /*nontemporal=*/true, llvm::Align(vecBytes));
+      OpBuilder eb2 = ifOp.getElseBodyBuilder();
+      for (auto &[v, addr] : stores)
+        store(eb2, loc, dst, v, addr);
     });
+    // Streaming stores are weakly ordered: a full fence makes them visible
+    // before anything the copy's callers do next (a barrier, a return).
+    if (streaming)
+      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
     return true;
   }
 
