@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AxeKernelJit.h"
+#include "HostPeak.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
@@ -30,8 +31,10 @@
 #include <cmath>
 #include <sys/mman.h>
 
+#include <chrono>
 #include <cstring>
 #include <functional>
+#include <thread>
 #include <vector>
 
 using namespace mlir;
@@ -44,7 +47,8 @@ namespace {
 class Jitted {
 public:
   Jitted(unsigned numArgs,
-         const std::function<void(OpBuilder &, Location, ValueRange)> &body) {
+         const std::function<void(OpBuilder &, Location, ValueRange)> &body,
+         bool halfElements = false) {
     DialectRegistry registry;
     registerCPUCodegenDialects(registry);
     ctx.appendDialectRegistry(registry);
@@ -53,7 +57,9 @@ public:
     Location loc = b.getUnknownLoc();
     module = ModuleOp::create(loc);
     b.setInsertionPointToEnd(module->getBody());
-    auto memTy = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
+    auto memTy = MemRefType::get({ShapedType::kDynamic},
+                                 halfElements ? Type(b.getF16Type())
+                                              : Type(b.getF32Type()));
     SmallVector<Type> args(numArgs, memTy);
     auto func =
         func::FuncOp::create(b, loc, "kernel", b.getFunctionType(args, {}));
@@ -99,7 +105,7 @@ CPUBuffer bufferOf(Value memory, const char *layout, Shape shape) {
   CPUBuffer buf;
   buf.layout = *parseLayout(layout);
   buf.shape = std::move(shape);
-  buf.elementType = Float32Type::get(memory.getContext());
+  buf.elementType = cast<MemRefType>(memory.getType()).getElementType();
   buf.memory = memory;
   buf.storage = *StoragePlan::forLayout(buf.layout);
   return buf;
@@ -115,74 +121,114 @@ void runCopy(benchmark::State &state, Jitted &k) {
   state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
 }
 
-void transposeBench(benchmark::State &state, bool vectorize,
-                    int64_t block = CPUCodegenOptions().transposeBlock) {
-  CPUCodegenOptions opts;
-  opts.vectorLanes32 = vectorize ? hostVectorUnit().lanes32() : 1;
-  opts.transposeVectors = vectorize;
-  opts.transposeBlock = block;
-  Jitted k(2, [&](OpBuilder &b, Location loc, ValueRange args) {
-    CPUBuffer src = bufferOf(args[0], "S[(4096, 4096) : (4096, 1)]", {kN, kN});
-    CPUBuffer dst = bufferOf(args[1], "S[(4096, 4096) : (1, 4096)]", {kN, kN});
-    (void)emitCopy(b, loc, src, dst, opts);
-  });
-  runCopy(state, k);
-}
-
-void BM_TransposeGenerated(benchmark::State &state) {
-  transposeBench(state, true);
-}
-
-/// 64 MiB buffers on 2 MiB pages where the kernel grants them
-/// (MADV_HUGEPAGE; transparent huge pages are often 'madvise' only).
-struct HugeBuffer {
-  explicit HugeBuffer(size_t n) : size(n * sizeof(float)) {
+/// `bytes` of memory on 4 KiB pages (MADV_NOHUGEPAGE) or on 2 MiB pages
+/// where the kernel grants them (MADV_HUGEPAGE; transparent huge pages are
+/// often 'madvise' only), aligned to the page either way, so that the
+/// transpose's streaming stores find their vectors aligned.
+struct PageBuffer {
+  PageBuffer(size_t bytes, bool huge) : size(bytes) {
     void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
       llvm::report_fatal_error("mmap failed");
-    madvise(p, size, MADV_HUGEPAGE);
+    madvise(p, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     data = static_cast<float *>(p);
-    std::fill(data, data + n, 1.0f);
+    std::memset(data, 0x3c, size);
   }
-  ~HugeBuffer() { munmap(data, size); }
+  ~PageBuffer() { munmap(data, size); }
   size_t size;
   float *data;
 };
 
-/// The transpose and memcpy on huge pages: a 4096^2 transpose touches 32
-/// pages per 16 x 16 tile, which on 4 KiB pages misses the first-level TLB
-/// on nearly every access.
-void BM_TransposeGeneratedHugePages(benchmark::State &state) {
+/// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
+/// column-major one, on 4 KiB or 2 MiB pages: 4096 rows of 16 KiB (8 KiB)
+/// each, so every row of a tile is a page of its own on 4 KiB pages.
+void transposeBench(benchmark::State &state, bool vectorize,
+                    int64_t block = CPUCodegenOptions().transposeBlock,
+                    int64_t blockDst = CPUCodegenOptions().transposeBlockDst,
+                    bool huge = false, bool half = false,
+                    bool streaming = true) {
   CPUCodegenOptions opts;
-  opts.vectorLanes32 = hostVectorUnit().lanes32();
-  Jitted k(2, [&](OpBuilder &b, Location loc, ValueRange args) {
-    CPUBuffer src = bufferOf(args[0], "S[(4096, 4096) : (4096, 1)]", {kN, kN});
-    CPUBuffer dst = bufferOf(args[1], "S[(4096, 4096) : (1, 4096)]", {kN, kN});
-    (void)emitCopy(b, loc, src, dst, opts);
-  });
-  HugeBuffer a(kN * kN), c(kN * kN);
+  opts.vectorLanes32 = vectorize ? hostVectorUnit().lanes32() : 1;
+  opts.transposeVectors = vectorize;
+  opts.transposeBlock = block;
+  opts.transposeBlockDst = blockDst;
+  if (!streaming)
+    opts.transposeStreamingBytes = 0;
+  Jitted k(
+      2,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        CPUBuffer src =
+            bufferOf(args[0], "S[(4096, 4096) : (4096, 1)]", {kN, kN});
+        CPUBuffer dst =
+            bufferOf(args[1], "S[(4096, 4096) : (1, 4096)]", {kN, kN});
+        (void)emitCopy(b, loc, src, dst, opts);
+      },
+      half);
+  size_t bytes = kN * kN * (half ? 2 : 4);
+  PageBuffer a(bytes, huge), c(bytes, huge);
   for (auto _ : state)
     k.run(a.data, c.data, kN * kN);
-  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
+  state.SetBytesProcessed(state.iterations() * 2 * bytes);
 }
 
-void BM_MemcpyHugePages(benchmark::State &state) {
-  HugeBuffer a(kN * kN), c(kN * kN);
+/// memcpy of the same bytes on the same pages.
+void memcpyBench(benchmark::State &state, bool huge, bool half) {
+  size_t bytes = kN * kN * (half ? 2 : 4);
+  PageBuffer a(bytes, huge), c(bytes, huge);
   for (auto _ : state) {
-    std::memcpy(c.data, a.data, a.size);
+    std::memcpy(c.data, a.data, bytes);
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
+  state.SetBytesProcessed(state.iterations() * 2 * bytes);
 }
-/// The in-register transpose without cache blocking: 8x8 tiles in row order
-/// of the source.
+
+void BM_Memcpy(benchmark::State &state) { memcpyBench(state, false, false); }
+void BM_TransposeGenerated(benchmark::State &state) {
+  transposeBench(state, true);
+}
+/// Regular stores only: the baseline of the streaming stores.
+void BM_TransposeGeneratedNoStreaming(benchmark::State &state) {
+  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
+                 CPUCodegenOptions().transposeBlockDst, false, false,
+                 /*streaming=*/false);
+}
+
+/// The transpose and memcpy on huge pages: on 4 KiB pages a 4096^2
+/// transpose touches 32 pages per 16 x 16 tile and misses the first-level
+/// TLB on nearly every access.
+void BM_MemcpyHugePages(benchmark::State &state) {
+  memcpyBench(state, true, false);
+}
+void BM_TransposeGeneratedHugePages(benchmark::State &state) {
+  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
+                 CPUCodegenOptions().transposeBlockDst, /*huge=*/true);
+}
+
+/// f16: 32 x 32 tiles with 512-bit vectors, half the bytes of f32.
+void BM_MemcpyF16(benchmark::State &state) { memcpyBench(state, false, true); }
+void BM_TransposeGeneratedF16(benchmark::State &state) {
+  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
+                 CPUCodegenOptions().transposeBlockDst, false, /*half=*/true);
+}
+void BM_MemcpyF16HugePages(benchmark::State &state) {
+  memcpyBench(state, true, true);
+}
+void BM_TransposeGeneratedF16HugePages(benchmark::State &state) {
+  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
+                 CPUCodegenOptions().transposeBlockDst, true, true);
+}
+
+/// The in-register transpose without cache blocking: tiles in row order of
+/// the source.
 void BM_TransposeGeneratedUnblocked(benchmark::State &state) {
-  transposeBench(state, true, /*block=*/0);
+  transposeBench(state, true, /*block=*/0, /*blockDst=*/0);
 }
-/// Blocks of state.range(0) x state.range(0) elements.
+/// Blocks of state.range(0) elements along the source's contiguous loop
+/// and state.range(1) along the destination's; f16 when state.range(2).
 void BM_TransposeGeneratedBlock(benchmark::State &state) {
-  transposeBench(state, true, state.range(0));
+  transposeBench(state, true, state.range(0), state.range(1), false,
+                 state.range(2) != 0);
 }
 void BM_TransposeGeneratedScalar(benchmark::State &state) {
   transposeBench(state, false);
@@ -194,15 +240,6 @@ void BM_TransposeNaiveCxx(benchmark::State &state) {
     for (int64_t i = 0; i < kN; ++i)
       for (int64_t j = 0; j < kN; ++j)
         c[j * kN + i] = a[i * kN + j];
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
-}
-
-void BM_Memcpy(benchmark::State &state) {
-  std::vector<float> a(kN * kN, 1.0f), c(kN * kN);
-  for (auto _ : state) {
-    std::memcpy(c.data(), a.data(), kN * kN * sizeof(float));
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * 2 * kN * kN * sizeof(float));
@@ -236,102 +273,105 @@ AxeToCPUOptions cpuOptions(int64_t vectorBits, bool openmp,
 
 constexpr int64_t kTile = 128;
 
+/// Replaces every `$name` in `text` by its value.
+std::string
+substitute(std::string text,
+           std::initializer_list<std::pair<const char *, std::string>> values) {
+  for (const auto &[name, value] : values) {
+    std::string key = std::string("$") + name;
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+/// The tiles of a GEMM kernel: tm x tn of C per CTA, K in slices of tk.
+struct GemmTiles {
+  int64_t m = kTile, n = kTile, k = kTile;
+};
+
 /// C = A x B on n x n row-major matrices (A, B of `inType`, C f32), as a CPU
-/// kernel: a grid of 128 x 128 tiles of C, each CTA stepping over K in
-/// 128-deep slices that it copies into shared tiles. The shared tiles take
+/// kernel: a grid of tm x tn tiles of C, each CTA stepping over K in
+/// tk-deep slices that it copies into shared tiles. The shared tiles take
 /// the packed gemm's panel layouts for the vector unit of `vectorBits`, so
 /// the copies pack and the gemm reads them in place (widening f16 and bf16
-/// in registers).
-std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits) {
+/// in registers). With `staged` false the gemm reads the global slices and
+/// packs them itself, widening f16 and bf16 to f32 as it packs.
+std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits,
+                       GemmTiles t, bool staged) {
   CPUCodegenOptions opts;
   Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
   if (!unit)
     llvm::report_fatal_error(llvm::Twine(unit.message()));
   opts.vectorLanes32 = unit->lanes32();
   opts.vectorRegisters = unit->vectorRegisters;
-  GemmBlocking g = chooseGemmBlocking(kTile, kTile, kTile, opts);
-  int64_t mr = g.mr, nr = g.nr(), t = kTile;
-  std::string N = str(n), T = str(t), in = inType;
-  std::string mem = "memref<" + N + "x" + N + "x";
-  std::string gTile = "#axe.layout<S[(" + T + ", " + T + ") : (" + N + ", 1)]>";
-  std::string pA = "#axe.layout<S[(" + str(t / mr) + ", " + str(mr) + ", " + T +
-                   ") : (" + str(mr * t) + ", 1, " + str(mr) + ")]>";
-  std::string pB = "#axe.layout<S[(" + T + ", " + str(t / nr) + ", " + str(nr) +
-                   ") : (" + str(nr) + ", " + str(t * nr) + ", 1)]>";
-  std::string pC = "#axe.layout<S[(" + T + ", " + T + ") : (" + T + ", 1)]>";
-  auto buf = [&](const std::string &type, const std::string &layout,
-                 const char *space) {
-    return "!axe.buffer<" + T + "x" + T + "x" + type + ", " + layout + ", " +
-           space + ">";
-  };
-  std::string gA = buf(in, gTile, "global"), sA = buf(in, pA, "shared");
-  std::string gB = buf(in, gTile, "global"), sB = buf(in, pB, "shared");
-  std::string acc = buf("f32", pC, "shared"), gC = buf("f32", gTile, "global");
-  std::string grid = str(n / t);
-  return "module attributes {axe.target = #axe.target<\"cpu\">} {\n"
-         "func.func @kernel(%A: " +
-         mem + in + ">, %B: " + mem + in + ">, %C: " + mem +
-         "f32>) attributes {llvm.emit_c_interface} {\n"
-         "  %c0 = arith.constant 0 : index\n"
-         "  %ct = arith.constant " +
-         T +
-         " : index\n"
-         "  %cn = arith.constant " +
-         N +
-         " : index\n"
-         "  %zero = arith.constant 0.0 : f32\n"
-         "  axe.kernel grid [" +
-         grid + ", " + grid +
-         "] threads 32 {\n"
-         "    %bx = axe.axis_id bx\n"
-         "    %by = axe.axis_id by\n"
-         "    %m0 = arith.muli %bx, %ct : index\n"
-         "    %n0 = arith.muli %by, %ct : index\n"
-         "    %sA = axe.alloc : " +
-         sA +
-         "\n"
-         "    %sB = axe.alloc : " +
-         sB +
-         "\n"
-         "    %acc = axe.alloc : " +
-         acc +
-         "\n"
-         "    axe.fill %acc, %zero at cta : " +
-         acc +
-         "\n"
-         "    scf.for %k = %c0 to %cn step %ct {\n"
-         "      %gA = axe.view %A[%m0, %k] : " +
-         mem + in + "> -> " + gA +
-         "\n"
-         "      %gB = axe.view %B[%k, %n0] : " +
-         mem + in + "> -> " + gB +
-         "\n"
-         "      axe.copy %gA to %sA at cta : " +
-         gA + " to " + sA +
-         "\n"
-         "      axe.copy %gB to %sB at cta : " +
-         gB + " to " + sB +
-         "\n"
-         "      axe.gemm %sA, %sB into %acc at cta : " +
-         sA + ", " + sB + " into " + acc +
-         "\n"
-         "    }\n"
-         "    %gC = axe.view %C[%m0, %n0] : " +
-         mem + "f32> -> " + gC +
-         "\n"
-         "    axe.copy %acc to %gC at cta : " +
-         acc + " to " + gC +
-         "\n"
-         "  }\n"
-         "  return\n"
-         "}\n"
-         "}\n";
+  GemmBlocking g = chooseGemmBlocking(t.m, t.n, t.k, opts);
+  std::string body = staged ? R"(
+      axe.copy %gA to %sA at cta : $gA to $sA
+      axe.copy %gB to %sB at cta : $gB to $sB
+      axe.gemm %sA, %sB into %acc at cta : $sA, $sB into $acc)"
+                            : R"(
+      axe.gemm %gA, %gB into %acc at cta : $gA, $gB into $acc)";
+  std::string allocs = staged ? R"(
+    %sA = axe.alloc : $sA
+    %sB = axe.alloc : $sB)"
+                              : "";
+  std::string text = R"(module attributes {axe.target = #axe.target<"cpu">} {
+func.func @kernel(%A: $mem$in>, %B: $mem$in>, %C: $memf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %ctm = arith.constant $TM : index
+  %ctn = arith.constant $TN : index
+  %ctk = arith.constant $TK : index
+  %cn = arith.constant $N : index
+  %zero = arith.constant 0.0 : f32
+  axe.kernel grid [$GM, $GN] threads 32 {
+    %bx = axe.axis_id bx
+    %by = axe.axis_id by
+    %m0 = arith.muli %bx, %ctm : index
+    %n0 = arith.muli %by, %ctn : index)" +
+                     allocs + R"(
+    %acc = axe.alloc : $acc
+    axe.fill %acc, %zero at cta : $acc
+    scf.for %k = %c0 to %cn step %ctk {
+      %gA = axe.view %A[%m0, %k] : $mem$in> -> $gA
+      %gB = axe.view %B[%k, %n0] : $mem$in> -> $gB)" +
+                     body + R"(
+    }
+    %gC = axe.view %C[%m0, %n0] : $memf32> -> $gC
+    axe.copy %acc to %gC at cta : $acc to $gC
+  }
+  return
 }
-
-void reportGemmRate(benchmark::State &state, int64_t n) {
-  state.counters["GFLOP/s"] = benchmark::Counter(
-      2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate,
-      benchmark::Counter::kIs1000);
+}
+)";
+  auto buffer = [](int64_t rows, int64_t cols, const std::string &type,
+                   const std::string &layout, const char *space) {
+    return "!axe.buffer<" + str(rows) + "x" + str(cols) + "x" + type +
+           ", #axe.layout<" + layout + ">, " + space + ">";
+  };
+  auto rowMajor = [](int64_t rows, int64_t cols, int64_t ld) {
+    return "S[(" + str(rows) + ", " + str(cols) + ") : (" + str(ld) + ", 1)]";
+  };
+  std::string in = inType;
+  return substitute(
+      text,
+      {{"gA", buffer(t.m, t.k, in, rowMajor(t.m, t.k, n), "global")},
+       {"gB", buffer(t.k, t.n, in, rowMajor(t.k, t.n, n), "global")},
+       {"gC", buffer(t.m, t.n, "f32", rowMajor(t.m, t.n, n), "global")},
+       {"sA",
+        buffer(t.m, t.k, in, gemmPanelLayoutA(t.m, t.k, false, g), "shared")},
+       {"sB",
+        buffer(t.k, t.n, in, gemmPanelLayoutB(t.k, t.n, false, g), "shared")},
+       {"acc", buffer(t.m, t.n, "f32", rowMajor(t.m, t.n, t.n), "shared")},
+       {"mem", "memref<" + str(n) + "x" + str(n) + "x"},
+       {"in", in},
+       {"TM", str(t.m)},
+       {"TN", str(t.n)},
+       {"TK", str(t.k)},
+       {"GM", str(n / t.m)},
+       {"GN", str(n / t.n)},
+       {"N", str(n)}});
 }
 
 /// Random values in [-1, 1) with few significant bits, so that f16 and bf16
@@ -377,14 +417,30 @@ double gemmError(int64_t n, const std::vector<float> &a,
   return worst;
 }
 
+/// The GEMM rate of `state`'s run, and the fraction of the host's FMA peak
+/// at `vectorBits` (0: the widest) on `cores` cores that it reached.
+void reportGemmRate(benchmark::State &state, int64_t n, double seconds,
+                    int64_t vectorBits, int64_t cores) {
+  double gflops = 2.0 * n * n * n * state.iterations() / seconds / 1e9;
+  state.counters["GFLOP/s"] = gflops;
+  double peak = hostPeak().gflops(vectorBits) * cores;
+  if (peak > 0)
+    state.counters["of_peak"] = gflops / peak;
+}
+
 /// Times the axe GEMM kernel: state.range(0) = n, range(1) = vector bits
-/// (0: the host's), range(2) = OpenMP on, range(3) = outlined operators;
+/// (0: the host's), range(2) = OpenMP on, range(3) = outlined operators,
+/// range(4) = staged (the 128 x 128 x 128 kernel whose copies pack into
+/// shared panels) or not (256 x 256 tiles of C over 128-deep slices that the
+/// gemm reads from global memory: A in place, B packed and widened);
 /// `inType` f32, f16 or bf16.
 void gemmAxe(benchmark::State &state, const char *inType) {
-  int64_t n = state.range(0);
-  AxeKernel k(
-      gemmKernel(n, inType, state.range(1)),
-      cpuOptions(state.range(1), state.range(2) != 0, state.range(3) != 0));
+  int64_t n = state.range(0), vectorBits = state.range(1);
+  bool openmp = state.range(2) != 0, staged = state.range(4) != 0;
+  GemmTiles tiles =
+      staged ? GemmTiles{128, 128, 128} : GemmTiles{256, 256, 128};
+  AxeKernel k(gemmKernel(n, inType, vectorBits, tiles, staged),
+              cpuOptions(vectorBits, openmp, state.range(3) != 0));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
   std::vector<uint16_t> a16(n * n), b16(n * n);
@@ -396,9 +452,14 @@ void gemmAxe(benchmark::State &state, const char *inType) {
   }
   void *pa = narrow ? (void *)a16.data() : (void *)a.data();
   void *pb = narrow ? (void *)b16.data() : (void *)b.data();
+  auto start = std::chrono::steady_clock::now();
   for (auto _ : state)
     k.run(n, {pa, pb, c.data()});
-  reportGemmRate(state, n);
+  reportGemmRate(
+      state, n,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      vectorBits, openmp ? std::thread::hardware_concurrency() : 1);
   double err = gemmError(n, a, b, c);
   state.counters["max_err"] = err;
   if (err > 1e-3 * n)
@@ -415,11 +476,17 @@ void BM_OpenBLASSgemm(benchmark::State &state) {
   openblas_set_num_threads(int(state.range(1)));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
+  auto start = std::chrono::steady_clock::now();
   for (auto _ : state)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
                 int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
                 c.data(), int(n));
-  reportGemmRate(state, n);
+  // OpenBLAS 0.3.21 runs 256-bit kernels on the hosts measured so far.
+  reportGemmRate(
+      state, n,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      256, state.range(1));
 }
 
 /// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
@@ -470,13 +537,23 @@ void BM_CopyAxeKernel(benchmark::State &state) {
 BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CopyRowMajorGenerated)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGenerated)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeGeneratedNoStreaming)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemcpyHugePages)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedHugePages)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemcpyF16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeGeneratedF16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MemcpyF16HugePages)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeGeneratedF16HugePages)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedUnblocked)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedBlock)
-    ->Arg(32)
-    ->Arg(64)
-    ->Arg(256)
+    ->ArgNames({"src", "dst", "f16"})
+    ->Args({128, 128, 0})
+    ->Args({64, 512, 0})
+    ->Args({256, 512, 0})
+    ->Args({128, 256, 0})
+    ->Args({128, 1024, 0})
+    ->Args({256, 256, 1})
+    ->Args({256, 1024, 1})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeNaiveCxx)->Unit(benchmark::kMillisecond);
@@ -491,24 +568,28 @@ BENCHMARK(BM_CopyAxeKernel)
     ->UseRealTime();
 // Single thread: the host's vector unit (0) and AVX2 sizing (256).
 BENCHMARK(BM_GemmAxeF32)
-    ->ArgNames({"n", "vbits", "openmp", "outline"})
-    ->Args({512, 0, 0, 1})
-    ->Args({512, 0, 0, 0})
-    ->Args({512, 256, 0, 1})
-    ->Args({2048, 0, 0, 1})
-    ->Args({2048, 0, 0, 0})
-    ->Args({2048, 256, 0, 1})
-    ->Args({2048, 0, 1, 1})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
+    ->Args({512, 0, 0, 1, 0})
+    ->Args({512, 0, 0, 0, 0})
+    ->Args({512, 0, 0, 1, 1})
+    ->Args({512, 256, 0, 1, 0})
+    ->Args({512, 256, 0, 1, 1})
+    ->Args({2048, 0, 0, 1, 0})
+    ->Args({2048, 256, 0, 1, 0})
+    ->Args({2048, 0, 1, 1, 0})
+    ->Args({2048, 256, 1, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeF16)
-    ->ArgNames({"n", "vbits", "openmp", "outline"})
-    ->Args({512, 0, 0, 1})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
+    ->Args({512, 0, 0, 1, 0})
+    ->Args({512, 256, 0, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeBF16)
-    ->ArgNames({"n", "vbits", "openmp", "outline"})
-    ->Args({512, 0, 0, 1})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
+    ->Args({512, 0, 0, 1, 0})
+    ->Args({512, 256, 0, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_OpenBLASSgemm)
@@ -516,7 +597,17 @@ BENCHMARK(BM_OpenBLASSgemm)
     ->Args({512, 1})
     ->Args({2048, 1})
     ->Args({2048, 2})
+    ->Args({512, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::AddCustomContext("host_peak", hostPeak().describe());
+  benchmark::AddCustomContext("host_cpu", hostVectorUnit().cpuName);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

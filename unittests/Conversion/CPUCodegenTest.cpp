@@ -478,15 +478,30 @@ TEST(CPUGemm, BlockingFollowsTheVectorUnit) {
   avx2.vectorRegisters = 16;
   avx512.vectorLanes32 = 16;
   avx512.vectorRegisters = 32;
-  // 2 x 8 accumulators + 2 B vectors + 1 broadcast fit 16 ymm registers
-  // only with 4 rows (6 would fit but does not divide 128).
+  // 6 x 2 accumulators + 2 B vectors + 1 broadcast fill 16 ymm registers.
+  // 6 does not divide 128, and 4 rows (8 accumulators) would leave the
+  // FMA pipes waiting: A is kept k-major, 20 blocks of 6 rows and the 8
+  // rows left as two blocks of 4.
   GemmBlocking g2 = chooseGemmBlocking(128, 128, 128, avx2);
   EXPECT_EQ(g2.lanes, 8);
   EXPECT_EQ(g2.nr(), 16);
-  EXPECT_EQ(g2.mr, 4);
+  EXPECT_EQ(g2.mr, 6);
+  EXPECT_FALSE(g2.aPanels);
+  ASSERT_EQ(g2.rowBlocks.size(), 2u);
+  EXPECT_EQ(g2.rowBlocks[0].first, 0);
+  EXPECT_EQ(g2.rowBlocks[0].count, 20);
+  EXPECT_EQ(g2.rowBlocks[0].rows, 6);
+  EXPECT_EQ(g2.rowBlocks[1].first, 120);
+  EXPECT_EQ(g2.rowBlocks[1].count, 2);
+  EXPECT_EQ(g2.rowBlocks[1].rows, 4);
+  EXPECT_EQ(gemmPanelLayoutA(128, 64, false, g2), "S[(128, 64) : (1, 128)]");
+  // 8 rows divide 128 and hold 16 accumulators: panels.
   GemmBlocking g5 = chooseGemmBlocking(128, 128, 128, avx512);
   EXPECT_EQ(g5.nr(), 32);
   EXPECT_EQ(g5.mr, 8);
+  EXPECT_TRUE(g5.aPanels);
+  ASSERT_EQ(g5.rowBlocks.size(), 1u);
+  EXPECT_EQ(g5.rowBlocks[0].count, 16);
   EXPECT_EQ(g5.kc, 128);
   // 96 rows: 12 divides it and fits 32 zmm registers (24 + 2 + 1).
   EXPECT_EQ(chooseGemmBlocking(96, 64, 64, avx512).mr, 12);
@@ -495,6 +510,28 @@ TEST(CPUGemm, BlockingFollowsTheVectorUnit) {
   EXPECT_LT(deep.kc, 1024);
   EXPECT_EQ(1024 % deep.kc, 0);
   EXPECT_LE(deep.kc * deep.nr() * 4, 32 * 1024);
+}
+
+// The row blocks cover M exactly, in order, none above mr, and a
+// remainder under half a block is never left on its own.
+TEST(CPUGemm, RowBlocksCoverEveryRow) {
+  CPUCodegenOptions avx2;
+  avx2.vectorLanes32 = 8;
+  avx2.vectorRegisters = 16;
+  for (int64_t m = 1; m <= 64; ++m) {
+    GemmBlocking g = chooseGemmBlocking(m, 16, 16, avx2);
+    int64_t next = 0;
+    for (const GemmRowBlocks &blocks : g.rowBlocks) {
+      EXPECT_EQ(blocks.first, next) << "m " << m;
+      EXPECT_GE(blocks.count, 1) << "m " << m;
+      EXPECT_LE(blocks.rows, g.mr) << "m " << m;
+      EXPECT_TRUE(m < g.mr || 2 * blocks.rows >= g.mr) << "m " << m;
+      next += blocks.count * blocks.rows;
+    }
+    EXPECT_EQ(next, m);
+    if (g.aPanels)
+      EXPECT_EQ(m % g.mr, 0) << "m " << m;
+  }
 }
 
 int64_t countOps(Operation *root, StringRef name) {
@@ -523,9 +560,8 @@ TEST(CPUGemm, PanelLayoutsAreReadInPlace) {
     t.resize(t.size() - 2);
     return t + ")]";
   };
-  int64_t mr = g.mr, nr = g.nr();
-  std::string aText = text({M / mr, mr, K}, {mr * K, 1, mr});
-  std::string bText = text({K, N / nr, nr}, {nr, K * nr, 1});
+  std::string aText = gemmPanelLayoutA(M, K, false, g);
+  std::string bText = gemmPanelLayoutB(K, N, false, g);
   HostBuffer A = HostBuffer::make(*parseLayout(aText), {M, K});
   HostBuffer B = HostBuffer::make(*parseLayout(bText), {K, N});
   HostBuffer C = HostBuffer::make(*parseLayout(text({M, N}, {N, 1})), {M, N});
@@ -541,6 +577,47 @@ TEST(CPUGemm, PanelLayoutsAreReadInPlace) {
   HostBuffer out = C;
   ASSERT_TRUE(k.run({&A, &B, &out}));
   EXPECT_EQ(mismatches(out, want), 0);
+}
+
+// A in rows or columns of unit stride within a larger matrix (a view of a
+// global operand) is read in place for any block height, tails included;
+// only B is packed.
+TEST(CPUGemm, UnitStrideAIsReadInPlace) {
+  CPUCodegenOptions opts;
+  opts.vectorLanes32 = 8;
+  opts.vectorRegisters = 16;
+  const int64_t M = 26, N = 32, K = 20, ld = 37;
+  auto strided = [](int64_t r, int64_t c, int64_t s0, int64_t s1) {
+    return "S[(" + std::to_string(r) + ", " + std::to_string(c) + ") : (" +
+           std::to_string(s0) + ", " + std::to_string(s1) + ")]";
+  };
+  struct Case {
+    bool transA;
+    std::string aText;
+  };
+  for (const Case &cs :
+       {Case{false, strided(M, K, ld, 1)}, Case{false, strided(M, K, 1, ld)},
+        Case{true, strided(K, M, ld, 1)}}) {
+    Shape aShape = cs.transA ? Shape{K, M} : Shape{M, K};
+    HostBuffer A = HostBuffer::make(*parseLayout(cs.aText), aShape);
+    HostBuffer B = HostBuffer::make(*parseLayout(strided(K, N, N, 1)), {K, N});
+    HostBuffer C = HostBuffer::make(*parseLayout(strided(M, N, N, 1)), {M, N});
+    std::vector<float> want = fillGemm(A, cs.transA, B, false, C, true);
+    Kernel k(3);
+    OpBuilder b = k.builder();
+    CPUBuffer a = k.buffer(0, A), bb = k.buffer(1, B), c = k.buffer(2, C);
+    Result<bool> r =
+        emitGemmPacked(b, k.loc, a, cs.transA, bb, false, c, true, opts);
+    ASSERT_TRUE(bool(r)) << r.message();
+    // B's panels are the one scratch buffer.
+    EXPECT_EQ(countOps(k.module.get(), "memref.alloca") +
+                  countOps(k.module.get(), "memref.alloc"),
+              1)
+        << cs.aText;
+    HostBuffer out = C;
+    ASSERT_TRUE(k.run({&A, &B, &out}));
+    EXPECT_EQ(mismatches(out, want), 0) << cs.aText;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomGemm, ::testing::Range(1, 17));

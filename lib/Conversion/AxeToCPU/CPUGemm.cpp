@@ -1,12 +1,15 @@
 //===- CPUGemm.cpp - The packed, register-blocked gemm --------------------===//
 //
-// C (+)= A x B the way BLIS runs it: A in micro-panels of MR rows, B in
-// micro-panels of NR columns, each k-major so that the micro-kernel streams
-// them, and an MR x NR block of C held in vector registers across a block of
-// K. The panels are layouts like any other: an operand whose layout already
-// is the panel layout is read in place, any other is packed into it with a
-// layout copy. MR and NR come from the vector unit (width and register
-// count) in CPUCodegenOptions, which the target description fills in.
+// C (+)= A x B the way BLIS runs it: B in micro-panels of NR columns, each
+// k-major so that the micro-kernel streams them, and an MR x NR block of C
+// held in vector registers across a block of K, with A broadcast one element
+// per row and k step. A is read from micro-panels of MR rows or, in place,
+// from any rows or columns of unit stride: a block of MR rows touches MR
+// lines per 16 k steps, which stay in L1. The panels are layouts like any
+// other: an operand already laid out so is read in place, any other is
+// packed (and widened to f32) with a layout copy. MR and NR come from the
+// vector unit (width and register count) in CPUCodegenOptions, which the
+// target description fills in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +20,47 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace axe {
+
+namespace {
+
+/// Blocks of `mr` rows over `m`, the remainder as one or two lower blocks:
+/// a remainder under half a block joins the last full one and the two are
+/// split evenly, so that no block holds too few accumulators to hide the
+/// FMA latency.
+llvm::SmallVector<GemmRowBlocks, 3> rowBlocksOf(int64_t m, int64_t mr) {
+  int64_t full = m / mr, rem = m % mr;
+  llvm::SmallVector<GemmRowBlocks, 3> blocks;
+  auto add = [&](int64_t count, int64_t rows) {
+    if (count == 0 || rows == 0)
+      return;
+    int64_t first =
+        blocks.empty()
+            ? 0
+            : blocks.back().first + blocks.back().count * blocks.back().rows;
+    blocks.push_back({first, count, rows});
+  };
+  if (rem == 0 || full == 0 || 2 * rem >= mr) {
+    add(full, mr);
+    add(1, rem);
+    return blocks;
+  }
+  int64_t tail = rem + mr, high = (tail + 1) / 2, low = tail / 2;
+  add(full - 1, mr);
+  if (high == low) {
+    add(2, high);
+  } else {
+    add(1, high);
+    add(1, low);
+  }
+  return blocks;
+}
+
+} // namespace
 
 GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
                                 const CPUCodegenOptions &opts) {
@@ -35,13 +76,21 @@ GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
   // Accumulators, the B vectors of one k step and one broadcast of A must
   // all stay in registers.
   int64_t regs = std::max<int64_t>(opts.vectorRegisters, 4);
-  int64_t mrMax = std::max<int64_t>(1, (regs - g.vectors - 1) / g.vectors);
-  g.mr = 1;
-  for (int64_t cand = std::min<int64_t>(mrMax, m); cand >= 1; --cand)
+  int64_t mrMax = std::min<int64_t>(
+      m, std::max<int64_t>(1, (regs - g.vectors - 1) / g.vectors));
+  int64_t divisor = 1;
+  for (int64_t cand = mrMax; cand >= 1; --cand)
     if (m % cand == 0) {
-      g.mr = cand;
+      divisor = cand;
       break;
     }
+  // Two FMA pipes of four cycles' latency keep eight independent
+  // accumulators busy, and more leave slack for the loads. Panels of a
+  // divisor of M are read contiguously; they win unless their block holds
+  // fewer accumulators than that while the registers hold a third more.
+  g.aPanels = divisor * g.vectors > 8 || 3 * mrMax < 4 * divisor;
+  g.mr = g.aPanels ? divisor : mrMax;
+  g.rowBlocks = rowBlocksOf(m, g.mr);
   // The K x NR micro-panel of B is reused by every micro-kernel call of a
   // K block: keep it within about half of a 48 KiB L1.
   int64_t kcMax = std::max<int64_t>(1, 6144 / g.nr());
@@ -58,8 +107,8 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-/// The layout of A (or of A^T when `trans`) in micro-panels of `mr` rows,
-/// each k-major: A[i][k] at (i / mr) * mr * K + k * mr + i % mr.
+/// A (or A^T when `trans`) in micro-panels of `mr` rows, each k-major:
+/// A[i][k] at (i / mr) * mr * K + k * mr + i % mr.
 std::string aPanelText(int64_t m, int64_t k, int64_t mr, bool trans) {
   if (trans)
     return "S[(" + str(k) + ", " + str(m / mr) + ", " + str(mr) + ") : (" +
@@ -68,7 +117,14 @@ std::string aPanelText(int64_t m, int64_t k, int64_t mr, bool trans) {
          str(mr * k) + ", 1, " + str(mr) + ")]";
 }
 
-/// The layout of B (or B^T) in micro-panels of `nr` columns, each k-major:
+/// A (or A^T) k-major: A[i][k] at k * M + i.
+std::string aKMajorText(int64_t m, int64_t k, bool trans) {
+  if (trans)
+    return "S[(" + str(k) + ", " + str(m) + ") : (" + str(m) + ", 1)]";
+  return "S[(" + str(m) + ", " + str(k) + ") : (1, " + str(m) + ")]";
+}
+
+/// B (or B^T) in micro-panels of `nr` columns, each k-major:
 /// B[k][j] at (j / nr) * K * nr + k * nr + j % nr.
 std::string bPanelText(int64_t k, int64_t n, int64_t nr, bool trans) {
   if (trans)
@@ -78,20 +134,17 @@ std::string bPanelText(int64_t k, int64_t n, int64_t nr, bool trans) {
          str(nr) + ", " + str(k * nr) + ", 1)]";
 }
 
-/// The element type a panel of `elt` keeps: the micro-kernel widens f16 and
-/// bf16 to f32 in registers, so they stay narrow in memory; anything else
-/// is converted to f32 when packed.
-Type panelElementType(Type elt) {
-  if (elt.isF32() || elt.isF16() || elt.isBF16())
-    return elt;
-  return Float32Type::get(elt.getContext());
-}
+/// The element type of the panels: f32 whatever the operand's type, so
+/// that f16 and bf16 are widened once, as they are packed, and not in the
+/// micro-kernel's inner loop, where a conversion per vector (and per
+/// broadcast of A) competes with the FMAs for the vector pipes.
+Type panelElementType(Type elt) { return Float32Type::get(elt.getContext()); }
 
-/// Whether `buf` can be read in place as a panel laid out as `panelText`: an
-/// element type panels keep, no swizzle, a layout equivalent to the
-/// panel's, and storage whose only dim is m with unit stride (what a memref
-/// view or an alloc of a tile on m gets).
-bool readableAs(const CPUBuffer &buf, const std::string &panelText) {
+/// Whether `buf` can be read in place as laid out as `text`: an element
+/// type panels keep, no swizzle, a layout equivalent to `text`, and storage
+/// whose only dim is m with unit stride (what a memref view or an alloc of
+/// a tile on m gets).
+bool readableAs(const CPUBuffer &buf, const std::string &text) {
   if (!buf.memory || panelElementType(buf.elementType) != buf.elementType ||
       buf.layout.isSwizzled())
     return false;
@@ -102,11 +155,36 @@ bool readableAs(const CPUBuffer &buf, const std::string &panelText) {
   for (const auto &entry : buf.extra.entries())
     if (entry.first != kDefaultAxis)
       return false;
-  Result<TileLayout> panel = parseTileLayout(panelText);
-  if (!panel)
+  Result<TileLayout> wanted = parseTileLayout(text);
+  if (!wanted)
     return false;
-  Result<bool> same = equivalent(buf.layout.tile(), *panel);
+  Result<bool> same = equivalent(buf.layout.tile(), *wanted);
   return same && *same;
+}
+
+/// The layout of `buf` (two dims) as plain strides on m when it is one with
+/// a unit stride along either dim: A in rows or in columns, which the
+/// micro-kernel broadcasts from as well as from its panels (a block of rows
+/// reads a few lines that stay in L1 across the k steps they hold).
+std::optional<std::string> unitStrideText(const CPUBuffer &buf) {
+  if (buf.shape.size() != 2)
+    return std::nullopt;
+  auto mAt = [&](int64_t r, int64_t c) -> std::optional<int64_t> {
+    auto places = buf.layout.tile().apply({r, c}, buf.shape);
+    if (!places || places->empty())
+      return std::nullopt;
+    return places->front().get(kDefaultAxis);
+  };
+  auto origin = mAt(0, 0);
+  auto down = mAt(buf.shape[0] > 1 ? 1 : 0, 0);
+  auto right = mAt(0, buf.shape[1] > 1 ? 1 : 0);
+  if (!origin || !down || !right || *origin != 0)
+    return std::nullopt;
+  int64_t s0 = *down - *origin, s1 = *right - *origin;
+  if (s0 != 1 && s1 != 1)
+    return std::nullopt;
+  return "S[(" + str(buf.shape[0]) + ", " + str(buf.shape[1]) + ") : (" +
+         str(s0) + ", " + str(s1) + ")]";
 }
 
 /// An operand of the micro-kernel: the buffer it reads, with the emitter of
@@ -125,14 +203,19 @@ struct PanelOperand {
   }
 };
 
-/// `buf` itself when it already is laid out as `text`, else a packed copy.
+/// `buf` itself when it already is laid out as `text` (or, with
+/// `stridedInPlace`, as rows or columns of unit stride), else a packed copy.
 Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
                                   const CPUBuffer &buf, bool transposed,
                                   const std::string &text, bool copyIn,
-                                  const CPUCodegenOptions &opts, bool &packed) {
+                                  const CPUCodegenOptions &opts, bool &packed,
+                                  bool stridedInPlace = false) {
   PanelOperand op;
   op.transposed = transposed;
   packed = !readableAs(buf, text);
+  if (packed && stridedInPlace)
+    if (std::optional<std::string> strided = unitStrideText(buf))
+      packed = !readableAs(buf, *strided);
   if (!packed) {
     op.buffer = buf;
   } else {
@@ -160,19 +243,110 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
   return op;
 }
 
-/// for (iv = 0; iv < n; iv += step) body(iv), with the builder left after
-/// the loop.
-void forLoop(OpBuilder &b, Location loc, int64_t n, int64_t step,
-             function_ref<void(OpBuilder &, Value)> body) {
-  auto loop =
-      scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                         indexConstant(b, loc, n), indexConstant(b, loc, step));
+/// for (iv = lower; iv < upper; iv += step) body(iv), with the builder left
+/// after the loop.
+void forLoop(OpBuilder &b, Location loc, int64_t lower, int64_t upper,
+             int64_t step, function_ref<void(OpBuilder &, Value)> body) {
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, lower),
+                                 indexConstant(b, loc, upper),
+                                 indexConstant(b, loc, step));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   body(b, loop.getInductionVar());
 }
 
+/// The register-blocked micro-kernel: a block of `rows` x NR of C in vector
+/// registers across one K block, loaded from C and stored back.
+struct MicroKernel {
+  Location loc;
+  const GemmBlocking &g;
+  const PanelOperand &a, &b, &c;
+  bool accumulate;
+
+  Value at(OpBuilder &nb, Value base, int64_t off) const {
+    return addIndex(nb, loc, base, indexConstant(nb, loc, off));
+  }
+
+  /// One k step: the accumulators after adding A[i0 + r][k] * B[k][j0 + c].
+  SmallVector<Value> step(OpBuilder &kb, Value i0, Value j0, Value k,
+                          int64_t rows, ArrayRef<Value> accs) const {
+    int64_t w = g.lanes, nv = g.vectors;
+    Type f32 = kb.getF32Type();
+    auto vt = VectorType::get({w}, f32);
+    SmallVector<Value> bv;
+    auto bType = VectorType::get({w}, b.buffer.elementType);
+    for (int64_t v = 0; v < nv; ++v)
+      bv.push_back(castElements(
+          kb, loc,
+          vector::LoadOp::create(kb, loc, bType, b.buffer.memory,
+                                 b.address(kb, loc, k, at(kb, j0, v * w))),
+          f32));
+    SmallVector<Value> next(accs.begin(), accs.end());
+    for (int64_t r = 0; r < rows; ++r) {
+      Value s = memref::LoadOp::create(
+          kb, loc, a.buffer.memory,
+          ValueRange{a.address(kb, loc, at(kb, i0, r), k)});
+      Value sv = vector::BroadcastOp::create(kb, loc, vt,
+                                             castElements(kb, loc, s, f32));
+      for (int64_t v = 0; v < nv; ++v)
+        next[r * nv + v] =
+            vector::FMAOp::create(kb, loc, sv, bv[v], accs[r * nv + v]);
+    }
+    return next;
+  }
+
+  void emit(OpBuilder &ob, Value i0, Value j0, Value k0, int64_t rows) const {
+    int64_t w = g.lanes, nv = g.vectors;
+    Type f32 = ob.getF32Type();
+    auto vt = VectorType::get({w}, f32);
+    // The first K block starts from zero unless C accumulates.
+    Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, k0,
+                                        indexConstant(ob, loc, 0));
+    SmallVector<Value> init;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t v = 0; v < nv; ++v) {
+        Value addr = c.address(ob, loc, at(ob, i0, r), at(ob, j0, v * w));
+        Value old = vector::LoadOp::create(ob, loc, vt, c.buffer.memory, addr);
+        if (!accumulate) {
+          Value zero = vector::BroadcastOp::create(
+              ob, loc, vt, reductionIdentity(ob, loc, Combiner::Sum, f32));
+          old = arith::SelectOp::create(ob, loc, first, zero, old);
+        }
+        init.push_back(old);
+      }
+    Value kEnd = addIndex(ob, loc, k0, indexConstant(ob, loc, g.kc));
+    // Four k steps per iteration: fewer loop branches, and the loads of the
+    // next step can be scheduled among the FMAs of this one.
+    int64_t unroll = 4;
+    while (g.kc % unroll)
+      unroll /= 2;
+    auto kLoop = scf::ForOp::create(
+        ob, loc, k0, kEnd, indexConstant(ob, loc, unroll), init,
+        [&](OpBuilder &kb, Location, Value k, ValueRange accs) {
+          SmallVector<Value> acc(accs.begin(), accs.end());
+          for (int64_t u = 0; u < unroll; ++u)
+            acc = step(kb, i0, j0, u ? at(kb, k, u) : k, rows, acc);
+          scf::YieldOp::create(kb, loc, acc);
+        });
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t v = 0; v < nv; ++v)
+        vector::StoreOp::create(
+            ob, loc, kLoop.getResult(r * nv + v), c.buffer.memory,
+            c.address(ob, loc, at(ob, i0, r), at(ob, j0, v * w)));
+  }
+};
+
 } // namespace
+
+std::string gemmPanelLayoutA(int64_t m, int64_t k, bool transA,
+                             const GemmBlocking &g) {
+  return g.aPanels ? aPanelText(m, k, g.mr, transA) : aKMajorText(m, k, transA);
+}
+
+std::string gemmPanelLayoutB(int64_t k, int64_t n, bool transB,
+                             const GemmBlocking &g) {
+  return bPanelText(k, n, g.nr(), transB);
+}
 
 Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
                             bool transA, const CPUBuffer &bb, bool transB,
@@ -186,14 +360,15 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   if (!isa<FloatType>(c.elementType))
     return fail("the packed gemm accumulates in f32; C must be a float");
   GemmBlocking g = chooseGemmBlocking(M, N, K, opts);
-  int64_t w = g.lanes, nv = g.vectors, mr = g.mr, nr = g.nr();
+  int64_t nr = g.nr();
 
   bool packedA = false, packedB = false, packedC = false;
-  auto ap = panelOperand(b, loc, a, transA, aPanelText(M, K, mr, transA),
-                         /*copyIn=*/true, opts, packedA);
+  auto ap = panelOperand(b, loc, a, transA, gemmPanelLayoutA(M, K, transA, g),
+                         /*copyIn=*/true, opts, packedA,
+                         /*stridedInPlace=*/true);
   if (!ap)
     return ap.takeFailure();
-  auto bp = panelOperand(b, loc, bb, transB, bPanelText(K, N, nr, transB),
+  auto bp = panelOperand(b, loc, bb, transB, gemmPanelLayoutB(K, N, transB, g),
                          /*copyIn=*/true, opts, packedB);
   if (!bp)
     return bp.takeFailure();
@@ -214,62 +389,22 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
     if (auto r = emitCopy(b, loc, c, cp->buffer, opts); !r)
       return r.takeFailure();
 
-  auto vt = VectorType::get({w}, f32);
-  // B's micro-panel stays in L1 across the i loop; A streams from L2.
-  forLoop(b, loc, K, g.kc, [&](OpBuilder &b1, Value k0) {
-    forLoop(b1, loc, N, nr, [&](OpBuilder &b2, Value j0) {
-      forLoop(b2, loc, M, mr, [&](OpBuilder &b3, Value i0) {
-        auto at = [&](OpBuilder &nb, Value base, int64_t off) {
-          return addIndex(nb, loc, base, indexConstant(nb, loc, off));
-        };
-        // The first K block starts from zero unless C accumulates.
-        Value first = arith::CmpIOp::create(b3, loc, arith::CmpIPredicate::eq,
-                                            k0, indexConstant(b3, loc, 0));
-        SmallVector<Value> init;
-        for (int64_t r = 0; r < mr; ++r)
-          for (int64_t v = 0; v < nv; ++v) {
-            Value addr = cp->address(b3, loc, at(b3, i0, r), at(b3, j0, v * w));
-            Value old =
-                vector::LoadOp::create(b3, loc, vt, cp->buffer.memory, addr);
-            if (!accumulate) {
-              Value zero = vector::BroadcastOp::create(
-                  b3, loc, vt, reductionIdentity(b3, loc, Combiner::Sum, f32));
-              old = arith::SelectOp::create(b3, loc, first, zero, old);
-            }
-            init.push_back(old);
-          }
-        Value kEnd = addIndex(b3, loc, k0, indexConstant(b3, loc, g.kc));
-        auto kLoop = scf::ForOp::create(
-            b3, loc, k0, kEnd, indexConstant(b3, loc, 1), init,
-            [&](OpBuilder &kb, Location, Value k, ValueRange accs) {
-              SmallVector<Value> bv;
-              auto bType = VectorType::get({w}, bp->buffer.elementType);
-              for (int64_t v = 0; v < nv; ++v)
-                bv.push_back(castElements(
-                    kb, loc,
-                    vector::LoadOp::create(
-                        kb, loc, bType, bp->buffer.memory,
-                        bp->address(kb, loc, k, at(kb, j0, v * w))),
-                    f32));
-              SmallVector<Value> next(accs.begin(), accs.end());
-              for (int64_t r = 0; r < mr; ++r) {
-                Value s = memref::LoadOp::create(
-                    kb, loc, ap->buffer.memory,
-                    ValueRange{ap->address(kb, loc, at(kb, i0, r), k)});
-                Value sv = vector::BroadcastOp::create(
-                    kb, loc, vt, castElements(kb, loc, s, f32));
-                for (int64_t v = 0; v < nv; ++v)
-                  next[r * nv + v] = vector::FMAOp::create(kb, loc, sv, bv[v],
-                                                           accs[r * nv + v]);
-              }
-              scf::YieldOp::create(kb, loc, next);
-            });
-        for (int64_t r = 0; r < mr; ++r)
-          for (int64_t v = 0; v < nv; ++v)
-            vector::StoreOp::create(
-                b3, loc, kLoop.getResult(r * nv + v), cp->buffer.memory,
-                cp->address(b3, loc, at(b3, i0, r), at(b3, j0, v * w)));
-      });
+  MicroKernel kernel{loc, g, *ap, *bp, *cp, accumulate};
+  // B's micro-panel stays in L1 across the row blocks; A streams from L2.
+  forLoop(b, loc, 0, K, g.kc, [&](OpBuilder &b1, Value k0) {
+    forLoop(b1, loc, 0, N, nr, [&](OpBuilder &b2, Value j0) {
+      for (const GemmRowBlocks &blocks : g.rowBlocks) {
+        if (blocks.count == 1) {
+          kernel.emit(b2, indexConstant(b2, loc, blocks.first), j0, k0,
+                      blocks.rows);
+          continue;
+        }
+        forLoop(b2, loc, blocks.first,
+                blocks.first + blocks.count * blocks.rows, blocks.rows,
+                [&](OpBuilder &b3, Value i0) {
+                  kernel.emit(b3, i0, j0, k0, blocks.rows);
+                });
+      }
     });
   });
   if (packedC)

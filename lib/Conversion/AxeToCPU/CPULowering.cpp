@@ -247,8 +247,16 @@ lowerAndJIT(ModuleOp module, std::string &error, bool alreadyLowered,
     error = llvm::toString(engine.takeError());
     return nullptr;
   }
-  if (dumpPath)
+  if (dumpPath) {
+    // The module is compiled at its first lookup; the dump is of the cache.
+    module.walk([&](LLVM::LLVMFuncOp f) {
+      if (f.isExternal() || f.getLinkage() != LLVM::Linkage::External)
+        return WalkResult::advance();
+      (void)(*engine)->lookup(f.getName());
+      return WalkResult::interrupt();
+    });
     (*engine)->dumpToObjectFile(dumpPath);
+  }
   provideBF16Truncation(**engine);
   return std::move(*engine);
 }

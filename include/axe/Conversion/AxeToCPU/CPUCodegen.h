@@ -47,10 +47,17 @@ struct CPUCodegenOptions {
   /// Enables the in-register transpose when the two sides of a copy are
   /// contiguous along different loops.
   bool transposeVectors = true;
-  /// Elements along each of the two transposed loops in one cache block of
-  /// the in-register transpose (its tiles run inside the block); at most the
+  /// Elements along the source's contiguous loop in one cache block of the
+  /// in-register transpose (its tiles run inside the block); at most the
   /// vector width disables blocking.
   int64_t transposeBlock = 128;
+  /// The same along the destination's contiguous loop; 0 takes
+  /// transposeBlock.
+  int64_t transposeBlockDst = 512;
+  /// Destinations of at least this many bytes take streaming
+  /// (non-temporal) stores in the transpose, where each tile's addresses
+  /// are aligned to the vector; 0 disables them.
+  int64_t transposeStreamingBytes = 8 << 20;
 };
 
 /// dst[x] = src[x] at every placement of dst (every replica), reading any one
@@ -74,22 +81,44 @@ Result<GemmProblem> gemmShape(const CPUBuffer &a, bool transA,
                               const CPUBuffer &bb, bool transB,
                               const CPUBuffer &c);
 
+/// `count` consecutive blocks of `rows` rows of C, the first at row `first`.
+struct GemmRowBlocks {
+  int64_t first = 0, count = 0, rows = 0;
+};
+
 /// How the packed gemm blocks an M x N x K problem: an `mr` x (`vectors` x
 /// `lanes`) block of C in registers, over K blocks of `kc`.
 struct GemmBlocking {
   int64_t lanes = 1, vectors = 1, mr = 1, kc = 1;
+  /// Whether A is kept in micro-panels of `mr` rows (mr divides M). When
+  /// the register file fits many more rows than the largest divisor of M,
+  /// A is kept k-major instead, where a block of any height reads it, and
+  /// a tail of lower blocks covers M % mr.
+  bool aPanels = true;
+  /// The register blocks covering M's rows, in order.
+  llvm::SmallVector<GemmRowBlocks, 3> rowBlocks;
   int64_t nr() const { return vectors * lanes; }
 };
 GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
                                 const CPUCodegenOptions &opts);
+
+/// The layout (in the notation of parseLayout) in which the packed gemm
+/// reads A (M x K, or K x M when `transA`) in place, and into which it packs
+/// any other A; likewise for B (K x N, or N x K when `transB`). A kernel
+/// that stages its operands in these layouts packs them with its copies.
+std::string gemmPanelLayoutA(int64_t m, int64_t k, bool transA,
+                             const GemmBlocking &g);
+std::string gemmPanelLayoutB(int64_t k, int64_t n, bool transB,
+                             const GemmBlocking &g);
 
 /// C (+)= A x B by a scalar loop nest straight on the layouts.
 Result<bool> emitGemmNaive(mlir::OpBuilder &b, mlir::Location loc,
                            const CPUBuffer &a, bool transA, const CPUBuffer &bb,
                            bool transB, const CPUBuffer &c, bool accumulate);
 
-/// C (+)= A x B: A and B in f32 micro-panels (read in place when their
-/// layouts already are the panels', else packed by layout copies), a
+/// C (+)= A x B: B in f32 micro-panels, A in f32 micro-panels or in rows or
+/// columns of unit stride (each read in place when its layout already is
+/// one of these, else packed by a layout copy that widens f16 and bf16), a
 /// register-blocked vector micro-kernel sized by `opts`, C in place when it
 /// is row-major f32 (else through a row-major copy).
 Result<bool> emitGemmPacked(mlir::OpBuilder &b, mlir::Location loc,

@@ -1,0 +1,38 @@
+//===- HostPeak.h - The FMA peak of the host, measured ---------*- C++ -*-===//
+//
+// The benchmarks report GEMM rates against the machine they ran on: its
+// clock and its vector unit's FMA throughput, both measured here, so that a
+// figure says how close to the hardware it came and not only how it
+// compares with a library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AXE_BENCH_HOSTPEAK_H
+#define AXE_BENCH_HOSTPEAK_H
+
+#include <cstdint>
+#include <string>
+
+namespace axe::bench {
+
+struct HostPeak {
+  /// Core clock while busy, from a chain of dependent integer adds.
+  double clockGHz = 0;
+  /// Single-precision GFLOP/s of one core from independent FMAs, for
+  /// 256-bit (AVX2 + FMA) and 512-bit (AVX-512F) vectors; 0 where the host
+  /// lacks the unit.
+  double gflops256 = 0, gflops512 = 0;
+
+  /// FMAs per cycle and lane: the number of FMA pipes at that width.
+  double fmaPipes(int64_t vectorBits) const;
+  /// The peak of one core for `vectorBits` (0: the widest the host has).
+  double gflops(int64_t vectorBits) const;
+  std::string describe() const;
+};
+
+/// Measured once per process (about 0.3 s).
+const HostPeak &hostPeak();
+
+} // namespace axe::bench
+
+#endif // AXE_BENCH_HOSTPEAK_H
