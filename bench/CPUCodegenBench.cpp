@@ -578,6 +578,8 @@ BENCHMARK(BM_GemmAxeF32)
     ->Args({2048, 256, 0, 1, 0})
     ->Args({2048, 0, 1, 1, 0})
     ->Args({2048, 256, 1, 1, 0})
+    ->Args({512, 0, 1, 1, 0})
+    ->Args({512, 256, 1, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeF16)
