@@ -95,6 +95,11 @@ IterSpace copySpace(const Access &src, const Access &dst) {
                            {&dst.emitter, iota(dst.buffer->shape.size())}});
 }
 
+/// Bits of an integer or float element; 0 for others (index).
+int64_t elementBits(Type t) {
+  return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
+}
+
 struct CopyPlan {
   enum Kind { Scalar, Vector, Transpose } kind = Scalar;
   /// Vector: the loop vectorized. Transpose: src-contiguous loop.
@@ -129,6 +134,12 @@ CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
   }
   if (!opts.transposeVectors)
     return plan;
+  // 16-bit tiles of vectorLanes32 lanes (256-bit rows with AVX-512): the
+  // w rows of a tile are all live at once, and 32 rows of 512 bits fill
+  // the whole register file, so a 32 x 32 tile spills on every round.
+  if (elementBits(src.buffer->elementType) == 16 ||
+      elementBits(dst.buffer->elementType) == 16)
+    maxLanes = std::min(maxLanes, std::max<int64_t>(opts.vectorLanes32, 1));
   for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2)
     for (unsigned a = 0; a < n; ++a) {
       if (!contiguousAlong(space, a, 0, src, lanes, false))
@@ -309,6 +320,83 @@ SmallVector<Value> transposeRows(OpBuilder &b, Location loc,
   }
   return r;
 }
+
+/// `v` reinterpreted as a vector of `bits`-bit integers (same total bits).
+Value bitcastLanes(OpBuilder &b, Location loc, Value v, int64_t bits) {
+  auto vt = cast<VectorType>(v.getType());
+  int64_t total = vt.getNumElements() * elementBits(vt.getElementType());
+  auto to = VectorType::get({total / bits}, b.getIntegerType(bits));
+  if (to == vt)
+    return v;
+  return vector::BitCastOp::create(b, loc, to, v);
+}
+
+/// transposeRows for rows of 16-bit elements (w a power of two, w >= 4):
+/// log2(w) rounds, round B swapping the off-diagonal B x B blocks of every
+/// 2B x 2B block (row i, bit B clear, takes the low B-element unit of each
+/// 2B chunk of rows i and i + B; row i + B the high units). The rounds act
+/// on distinct bits of the row and column indices and so commute; none
+/// moves a 16-bit lane on its own, which x86 can only do with vpermt2w (3
+/// uops and an index register on Intel, slow on AMD): units of 16 and 32
+/// bits move with a shift and a bitwise blend on 32- and 64-bit lanes
+/// (vpslld/vpternlogd), units of 64 bits and up with 64-bit shuffles that
+/// need no index vector (vpunpck[lh]qdq, vperm2i128/vshufi64x2).
+SmallVector<Value> transposeRows16(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> rows) {
+  int64_t w = rows.size();
+  Type rowType = rows.front().getType();
+  SmallVector<Value> r(rows.begin(), rows.end());
+  for (int64_t unit = 1; unit < w; unit *= 2) {
+    int64_t unitBits = unit * 16;
+    for (int64_t i = 0; i < w; ++i) {
+      if (i & unit)
+        continue;
+      Value lo, hi;
+      if (unitBits <= 32) {
+        int64_t laneBits = 2 * unitBits;
+        Value x = bitcastLanes(b, loc, r[i], laneBits);
+        Value y = bitcastLanes(b, loc, r[i + unit], laneBits);
+        auto vt = cast<VectorType>(x.getType());
+        auto splatInt = [&](const APInt &c) -> Value {
+          return arith::ConstantOp::create(b, loc,
+                                           DenseElementsAttr::get(vt, c));
+        };
+        APInt lowMask = APInt::getLowBitsSet(laneBits, unitBits);
+        Value shift = splatInt(APInt(laneBits, unitBits));
+        lo = arith::OrIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, x, splatInt(lowMask)),
+            arith::ShLIOp::create(b, loc, y, shift));
+        hi = arith::OrIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, x, shift),
+            arith::AndIOp::create(b, loc, y, splatInt(~lowMask)));
+      } else {
+        Value x = bitcastLanes(b, loc, r[i], 64);
+        Value y = bitcastLanes(b, loc, r[i + unit], 64);
+        int64_t m = cast<VectorType>(x.getType()).getNumElements();
+        int64_t u = unitBits / 64;
+        SmallVector<int64_t> loMask, hiMask;
+        for (int64_t c = 0; c < m; c += 2 * u) {
+          for (int64_t j = 0; j < u; ++j)
+            loMask.push_back(c + j);
+          for (int64_t j = 0; j < u; ++j)
+            loMask.push_back(m + c + j);
+          for (int64_t j = 0; j < u; ++j)
+            hiMask.push_back(c + u + j);
+          for (int64_t j = 0; j < u; ++j)
+            hiMask.push_back(m + c + u + j);
+        }
+        lo = vector::ShuffleOp::create(b, loc, x, y, loMask);
+        hi = vector::ShuffleOp::create(b, loc, x, y, hiMask);
+      }
+      r[i] = lo;
+      r[i + unit] = hi;
+    }
+  }
+  for (Value &v : r)
+    if (v.getType() != rowType)
+      v = vector::BitCastOp::create(b, loc, rowType, v);
+  return r;
+}
 } // namespace
 
 Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
@@ -424,7 +512,11 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                      dstBytes >= opts.transposeStreamingBytes &&
                      llvm::isPowerOf2_64(vecBytes) &&
                      vectorMatchesScalarMemory(dst.elementType);
-    Value baseAligned;
+    // x86 has no non-temporal store pattern for vectors of f16 or bf16
+    // (they lower to vmovaps): those tiles store as 16-bit integers through
+    // a raw pointer (the memref's element type fixes vector.store's).
+    bool storeAsInt = streaming && isa<FloatType>(dst.elementType) && eb == 2;
+    Value baseAligned, startBytes;
     if (streaming) {
       auto meta = memref::ExtractStridedMetadataOp::create(b, loc, dst.memory);
       Value ptr =
@@ -435,8 +527,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                                 indexConstant(b, loc, eb)));
       Value low = arith::AndIOp::create(b, loc, start,
                                         indexConstant(b, loc, vecBytes - 1));
-      baseAligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          low, indexConstant(b, loc, 0));
+      baseAligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                          indexConstant(b, loc, 0));
+      startBytes = start;
     }
     ivs.assign(total, Value());
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
@@ -448,7 +541,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         rows.push_back(castElements(nb, loc, load(nb, loc, src, addr, w),
                                     dst.elementType));
       }
-      SmallVector<Value> cols = transposeRows(nb, loc, rows);
+      SmallVector<Value> cols = elementBits(dst.elementType) == 16 && w >= 4
+                                    ? transposeRows16(nb, loc, rows)
+                                    : transposeRows(nb, loc, rows);
       SmallVector<std::pair<Value, Value>> stores; // (value, address)
       for (int64_t ia = 0; ia < w; ++ia) {
         ivs[bIn] = Value();
@@ -466,17 +561,31 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       Value any = stores.front().second;
       for (auto &st : ArrayRef(stores).drop_front())
         any = arith::OrIOp::create(nb, loc, any, st.second);
-      Value low = arith::AndIOp::create(nb, loc, any,
-                                        indexConstant(nb, loc, w - 1));
+      Value low =
+          arith::AndIOp::create(nb, loc, any, indexConstant(nb, loc, w - 1));
       Value aligned = arith::AndIOp::create(
           nb, loc, baseAligned,
           arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq, low,
                                 indexConstant(nb, loc, 0)));
       auto ifOp = scf::IfOp::create(nb, loc, aligned, /*withElse=*/true);
       OpBuilder tb = ifOp.getThenBodyBuilder();
-      for (auto &[v, addr] : stores)
-        vector::StoreOp::create(tb, loc, v, dst.memory, ValueRange{addr},
-                                /*nontemporal=*/true, llvm::Align(vecBytes));
+      for (auto &[v, addr] : stores) {
+        if (!storeAsInt) {
+          vector::StoreOp::create(tb, loc, v, dst.memory, ValueRange{addr},
+                                  /*nontemporal=*/true, llvm::Align(vecBytes));
+          continue;
+        }
+        Value bytes = arith::AddIOp::create(
+            tb, loc, startBytes,
+            arith::MulIOp::create(tb, loc, addr, indexConstant(tb, loc, eb)));
+        Value p = LLVM::IntToPtrOp::create(
+            tb, loc, LLVM::LLVMPointerType::get(tb.getContext()),
+            arith::IndexCastOp::create(tb, loc, tb.getI64Type(), bytes)
+                .getResult());
+        LLVM::StoreOp::create(tb, loc, bitcastLanes(tb, loc, v, 16), p,
+                              vecBytes, /*isVolatile=*/false,
+                              /*isNonTemporal=*/true);
+      }
       OpBuilder eb2 = ifOp.getElseBodyBuilder();
       for (auto &[v, addr] : stores)
         store(eb2, loc, dst, v, addr);
