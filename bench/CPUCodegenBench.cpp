@@ -297,7 +297,8 @@ struct GemmTiles {
 /// the packed gemm's panel layouts for the vector unit of `vectorBits`, so
 /// the copies pack and the gemm reads them in place (widening f16 and bf16
 /// in registers). With `staged` false the gemm reads the global slices and
-/// packs them itself, widening f16 and bf16 to f32 as it packs.
+/// accumulates into C in place: it reads A where it lies and packs B,
+/// widening f16 and bf16 to f32 as it packs.
 std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits,
                        GemmTiles t, bool staged) {
   CPUCodegenOptions opts;
@@ -307,17 +308,7 @@ std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits,
   opts.vectorLanes32 = unit->lanes32();
   opts.vectorRegisters = unit->vectorRegisters;
   GemmBlocking g = chooseGemmBlocking(t.m, t.n, t.k, opts);
-  std::string body = staged ? R"(
-      axe.copy %gA to %sA at cta : $gA to $sA
-      axe.copy %gB to %sB at cta : $gB to $sB
-      axe.gemm %sA, %sB into %acc at cta : $sA, $sB into $acc)"
-                            : R"(
-      axe.gemm %gA, %gB into %acc at cta : $gA, $gB into $acc)";
-  std::string allocs = staged ? R"(
-    %sA = axe.alloc : $sA
-    %sB = axe.alloc : $sB)"
-                              : "";
-  std::string text = R"(module attributes {axe.target = #axe.target<"cpu">} {
+  std::string head = R"(module attributes {axe.target = #axe.target<"cpu">} {
 func.func @kernel(%A: $mem$in>, %B: $mem$in>, %C: $memf32>) attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
   %ctm = arith.constant $TM : index
@@ -329,22 +320,36 @@ func.func @kernel(%A: $mem$in>, %B: $mem$in>, %C: $memf32>) attributes {llvm.emi
     %bx = axe.axis_id bx
     %by = axe.axis_id by
     %m0 = arith.muli %bx, %ctm : index
-    %n0 = arith.muli %by, %ctn : index)" +
-                     allocs + R"(
-    %acc = axe.alloc : $acc
-    axe.fill %acc, %zero at cta : $acc
-    scf.for %k = %c0 to %cn step %ctk {
+    %n0 = arith.muli %by, %ctn : index
+    %gC = axe.view %C[%m0, %n0] : $memf32> -> $gC)";
+  std::string slices = R"(
       %gA = axe.view %A[%m0, %k] : $mem$in> -> $gA
-      %gB = axe.view %B[%k, %n0] : $mem$in> -> $gB)" +
-                     body + R"(
-    }
-    %gC = axe.view %C[%m0, %n0] : $memf32> -> $gC
-    axe.copy %acc to %gC at cta : $acc to $gC
+      %gB = axe.view %B[%k, %n0] : $mem$in> -> $gB)";
+  std::string tail = R"(
   }
   return
 }
 }
 )";
+  std::string body = staged ? R"(
+    %sA = axe.alloc : $sA
+    %sB = axe.alloc : $sB
+    %acc = axe.alloc : $acc
+    axe.fill %acc, %zero at cta : $acc
+    scf.for %k = %c0 to %cn step %ctk {)" +
+                                  slices + R"(
+      axe.copy %gA to %sA at cta : $gA to $sA
+      axe.copy %gB to %sB at cta : $gB to $sB
+      axe.gemm %sA, %sB into %acc at cta : $sA, $sB into $acc
+    }
+    axe.copy %acc to %gC at cta : $acc to $gC)"
+                            : R"(
+    axe.fill %gC, %zero at cta : $gC
+    scf.for %k = %c0 to %cn step %ctk {)" +
+                                  slices + R"(
+      axe.gemm %gA, %gB into %gC at cta : $gA, $gB into $gC
+    })";
+  std::string text = head + body + tail;
   auto buffer = [](int64_t rows, int64_t cols, const std::string &type,
                    const std::string &layout, const char *space) {
     return "!axe.buffer<" + str(rows) + "x" + str(cols) + "x" + type +

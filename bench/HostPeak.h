@@ -30,7 +30,7 @@ struct HostPeak {
   std::string describe() const;
 };
 
-/// Measured once per process (about 0.3 s).
+/// Measured once per process (about 0.5 s).
 const HostPeak &hostPeak();
 
 } // namespace axe::bench

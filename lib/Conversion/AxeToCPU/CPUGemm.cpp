@@ -162,12 +162,21 @@ bool readableAs(const CPUBuffer &buf, const std::string &text) {
   return same && *same;
 }
 
+/// Which layouts besides the panel's an operand is read in place from.
+enum class InPlace {
+  /// The panel's layout only (B, whose micro-panel must stay in L1).
+  Panel,
+  /// Rows or columns of unit stride (A: a block of rows broadcasts from a
+  /// few lines that stay in L1 across the k steps they hold).
+  RowsOrColumns,
+  /// Rows of unit stride (C, read and written in vectors along a row).
+  Rows,
+};
+
 /// The layout of `buf` (two dims) as plain strides on m when it is one with
-/// a unit stride along either dim: A in rows or in columns, which the
-/// micro-kernel broadcasts from as well as from its panels (a block of rows
-/// reads a few lines that stay in L1 across the k steps they hold).
-std::optional<std::string> unitStrideText(const CPUBuffer &buf) {
-  if (buf.shape.size() != 2)
+/// a unit stride along the dims `mode` allows.
+std::optional<std::string> unitStrideText(const CPUBuffer &buf, InPlace mode) {
+  if (buf.shape.size() != 2 || mode == InPlace::Panel)
     return std::nullopt;
   auto mAt = [&](int64_t r, int64_t c) -> std::optional<int64_t> {
     auto places = buf.layout.tile().apply({r, c}, buf.shape);
@@ -181,7 +190,8 @@ std::optional<std::string> unitStrideText(const CPUBuffer &buf) {
   if (!origin || !down || !right || *origin != 0)
     return std::nullopt;
   int64_t s0 = *down - *origin, s1 = *right - *origin;
-  if (s0 != 1 && s1 != 1)
+  bool rows = s1 == 1, columns = s0 == 1 && mode == InPlace::RowsOrColumns;
+  if (!rows && !columns)
     return std::nullopt;
   return "S[(" + str(buf.shape[0]) + ", " + str(buf.shape[1]) + ") : (" +
          str(s0) + ", " + str(s1) + ")]";
@@ -203,18 +213,18 @@ struct PanelOperand {
   }
 };
 
-/// `buf` itself when it already is laid out as `text` (or, with
-/// `stridedInPlace`, as rows or columns of unit stride), else a packed copy.
+/// `buf` itself when it already is laid out as `text` (or as `inPlace`
+/// allows), else a packed copy.
 Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
                                   const CPUBuffer &buf, bool transposed,
                                   const std::string &text, bool copyIn,
                                   const CPUCodegenOptions &opts, bool &packed,
-                                  bool stridedInPlace = false) {
+                                  InPlace inPlace = InPlace::Panel) {
   PanelOperand op;
   op.transposed = transposed;
   packed = !readableAs(buf, text);
-  if (packed && stridedInPlace)
-    if (std::optional<std::string> strided = unitStrideText(buf))
+  if (packed)
+    if (std::optional<std::string> strided = unitStrideText(buf, inPlace))
       packed = !readableAs(buf, *strided);
   if (!packed) {
     op.buffer = buf;
@@ -363,17 +373,18 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   int64_t nr = g.nr();
 
   bool packedA = false, packedB = false, packedC = false;
-  auto ap = panelOperand(b, loc, a, transA, gemmPanelLayoutA(M, K, transA, g),
-                         /*copyIn=*/true, opts, packedA,
-                         /*stridedInPlace=*/true);
+  auto ap =
+      panelOperand(b, loc, a, transA, gemmPanelLayoutA(M, K, transA, g),
+                   /*copyIn=*/true, opts, packedA, InPlace::RowsOrColumns);
   if (!ap)
     return ap.takeFailure();
   auto bp = panelOperand(b, loc, bb, transB, gemmPanelLayoutB(K, N, transB, g),
                          /*copyIn=*/true, opts, packedB);
   if (!bp)
     return bp.takeFailure();
-  // C is read and written by rows of NR: row-major f32 serves in place. C
-  // of another type accumulates in an f32 copy, rounded once at the end.
+  // C is read and written by rows of NR: f32 rows of unit stride (any
+  // leading dimension) serve in place. C of another type accumulates in an
+  // f32 copy, rounded once at the end.
   std::string cText =
       "S[(" + str(M) + ", " + str(N) + ") : (" + str(N) + ", 1)]";
   CPUBuffer c32 = c;
@@ -382,7 +393,7 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   if (!cIsF32)
     c32.memory = Value();
   auto cp = panelOperand(b, loc, c32, false, cText, accumulate && cIsF32, opts,
-                         packedC);
+                         packedC, InPlace::Rows);
   if (!cp)
     return cp.takeFailure();
   if (!cIsF32 && accumulate)
