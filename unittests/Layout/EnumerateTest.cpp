@@ -32,7 +32,7 @@ Layout randomLayout(LayoutGenerator &gen) {
   return randomInstanceCase(gen, 256, {}).layout;
 }
 
-/// Swizzle(M, B, S) of LAYOUT_SPEC.md section 9 written as bit operations on
+/// Swizzle(M, B, S) (docs/Layout.md) written as bit operations on
 /// the whole address: bits [M, M+B) take the XOR of bits [M+S, M+S+B).
 int64_t referenceSwizzle(const Swizzle &sw, int64_t m) {
   int64_t mask = (int64_t(1) << sw.swizzleLen) - 1;
@@ -66,7 +66,7 @@ Point densePoint(llvm::ArrayRef<std::string> axes,
 // isCanonical
 //===----------------------------------------------------------------------===//
 
-/// Whether no rule of LAYOUT_SPEC.md section 4 applies, rule by rule.
+/// Whether no canonicalization rule applies, checked rule by rule.
 bool noRuleApplies(const TileLayout &l) {
   auto shard = l.shard();
   for (size_t k = 0; k < shard.size(); ++k) {

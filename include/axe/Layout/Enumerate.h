@@ -6,8 +6,8 @@
 // dense arrays of int64 over a fixed, sorted list of axes, the image of a
 // tile is walked by an odometer over the shard digits (one stride added per
 // step), and an inverter prepares its search once for many points. Each
-// answers exactly what the per-element query answers (LAYOUT_SPEC.md
-// sections 2, 4 and 9).
+// answers exactly what the per-element query answers (docs/Layout.md:
+// the map, its canonical form, swizzles).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,7 @@
 
 namespace axe {
 
-/// Whether no rewrite of LAYOUT_SPEC.md section 4 applies, i.e. whether
+/// Whether no canonicalization rule (docs/Layout.md) applies, i.e. whether
 /// canonicalize(layout) == layout. Allocates nothing.
 bool isCanonical(const TileLayout &layout);
 
