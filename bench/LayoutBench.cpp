@@ -132,7 +132,8 @@ std::vector<Coord> everyPlacement(const Layout &l) {
 }
 
 /// Inverts every placement of the tile with one LayoutInverter, on dense
-/// points; items/s counts points.
+/// points (every case here is a mixed radix, decoded directly); items/s
+/// counts points.
 void BM_Inverse(benchmark::State &state, Case c) {
   Layout l;
   if (!load(state, c, l))

@@ -326,11 +326,99 @@ void LayoutInverter::prepare() {
     low[k * numAxes + step.axis] += std::min<int64_t>(0, reach);
     high[k * numAxes + step.axis] += std::max<int64_t>(0, reach);
   }
+  prepareDirect();
+}
+
+void LayoutInverter::prepareDirect() {
+  size_t numAxes = axisNames.size();
+  // What one unit of each shard digit adds to the flat index.
+  llvm::SmallVector<uint64_t, 16> weight(steps.size(), 0);
+  uint64_t w = 1;
+  for (unsigned k = numShardSteps; k-- > 0;) {
+    weight[k] = w;
+    w *= uint64_t(steps[k].extent);
+  }
+  auto magnitude = [](int64_t s) {
+    return s < 0 ? uint64_t(0) - uint64_t(s) : uint64_t(s);
+  };
+  llvm::SmallVector<unsigned, 8> onAxis;
+  for (size_t a = 0; a < numAxes; ++a) {
+    DigitAxis axis;
+    // The smallest and largest coordinates the layout reaches on the axis;
+    // create() keeps every reachable coordinate within int64.
+    if (__builtin_add_overflow(offset[a], low[a], &axis.lowest) ||
+        __builtin_add_overflow(offset[a], high[a], &axis.highest))
+      return;
+    axis.first = digitList.size();
+    // Zero strides take digit 0 (the smallest flat index) and reach
+    // nothing: they are not digits.
+    onAxis.clear();
+    for (unsigned k = 0; k < steps.size(); ++k)
+      if (steps[k].axis == a && steps[k].stride != 0)
+        onAxis.push_back(k);
+    llvm::sort(onAxis, [&](unsigned x, unsigned y) {
+      return magnitude(steps[x].stride) < magnitude(steps[y].stride);
+    });
+    // Each stride must exceed the reach of the smaller ones, so that the
+    // digits of a point are unique and the division finds them.
+    uint64_t reach = 0;
+    for (unsigned k : onAxis) {
+      uint64_t s = magnitude(steps[k].stride);
+      if (s <= reach || __builtin_add_overflow(
+                            reach, uint64_t(steps[k].extent - 1) * s, &reach))
+        return;
+    }
+    for (unsigned k : llvm::reverse(onAxis)) {
+      const Step &step = steps[k];
+      uint64_t s = magnitude(step.stride);
+      Digit digit{s, step.extent, weight[k],
+                  (s & (s - 1)) == 0 ? __builtin_ctzll(s) : -1};
+      // Digit d of a negative stride sits (e - 1 - d) strides above the
+      // axis' lowest coordinate.
+      if (step.stride < 0) {
+        flatBase += uint64_t(step.extent - 1) * weight[k];
+        digit.weight = uint64_t(0) - weight[k];
+      }
+      digitList.push_back(digit);
+    }
+    axis.end = digitList.size();
+    digitAxes.push_back(axis);
+  }
+  direct = true;
+}
+
+LayoutInverter::Outcome LayoutInverter::decode(const int64_t *point,
+                                               bool unswizzle,
+                                               int64_t &flat) const {
+  uint64_t index = flatBase;
+  for (size_t a = 0, e = digitAxes.size(); a < e; ++a) {
+    const DigitAxis &axis = digitAxes[a];
+    int64_t v = point[a];
+    if (unswizzle && int(a) == memoryAxis)
+      v = swizzle->inverse(v);
+    if (v < axis.lowest || v > axis.highest)
+      return Outcome::NotInImage;
+    uint64_t rest = uint64_t(v) - uint64_t(axis.lowest);
+    for (unsigned k = axis.first; k < axis.end; ++k) {
+      const Digit &digit = digitList[k];
+      uint64_t d = digit.shift >= 0 ? rest >> digit.shift : rest / digit.stride;
+      if (d >= uint64_t(digit.extent))
+        return Outcome::NotInImage;
+      rest -= d * digit.stride;
+      index += d * digit.weight;
+    }
+    if (rest != 0)
+      return Outcome::NotInImage;
+  }
+  flat = int64_t(index);
+  return Outcome::Found;
 }
 
 LayoutInverter::Outcome
 LayoutInverter::invertUnswizzled(llvm::SmallVectorImpl<int64_t> &remaining,
                                  int64_t &flat) const {
+  if (direct)
+    return decode(remaining.data(), /*unswizzle=*/false, flat);
   for (size_t a = 0; a < remaining.size(); ++a)
     // Every image point is within int64 of the offset (create() bounds the
     // reach), so a point that is not lies outside the image.
@@ -346,6 +434,8 @@ LayoutInverter::invertUnswizzled(llvm::SmallVectorImpl<int64_t> &remaining,
 LayoutInverter::Outcome LayoutInverter::inverse(llvm::ArrayRef<int64_t> point,
                                                 int64_t &flat) const {
   assert(point.size() == axisNames.size() && "point of the wrong rank");
+  if (direct)
+    return decode(point.data(), /*unswizzle=*/bool(swizzle), flat);
   llvm::SmallVector<int64_t, 8> remaining(point.begin(), point.end());
   if (swizzle && memoryAxis >= 0)
     remaining[memoryAxis] = swizzle->inverse(remaining[memoryAxis]);

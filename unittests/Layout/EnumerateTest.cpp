@@ -201,11 +201,12 @@ Coord toCoord(const Point &p) {
 
 TEST(EnumerateProperty, InverterMatchesBruteForce) {
   LayoutGenerator gen(0x1A7E);
-  int outside = 0;
+  int outside = 0, direct = 0;
   for (int n = 0; n < 3000; ++n) {
     Layout l = randomLayout(gen);
     std::map<Point, int64_t> expected = referenceInverse(l);
     LayoutInverter inverter(l);
+    direct += inverter.decodesDirectly();
     ASSERT_EQ(inverter.axes(), llvm::ArrayRef(l.tile().axes())) << l.str();
     for (const auto &[p, f] : expected) {
       Coord c = toCoord(p);
@@ -244,17 +245,158 @@ TEST(EnumerateProperty, InverterMatchesBruteForce) {
     }
   }
   EXPECT_GT(outside, 10000);
+  // Both the direct decoding and the search are exercised.
+  EXPECT_GT(direct, 500);
+  EXPECT_LT(direct, 2500);
+}
+
+/// A layout the inverter decodes directly: on each axis a chain of strides,
+/// each above the reach of the smaller ones (exactly the next radix or with
+/// a gap), of either sign, split between shard and replica and shuffled;
+/// plus zero-stride iters, an offset and, one time in three, a swizzle.
+Layout randomMixedRadix(LayoutGenerator &gen) {
+  IterList shard, replica;
+  int64_t size = 1, copies = 1;
+  static const char *axes[] = {"m", "laneid", "warpid", "P"};
+  // One chain per axis: two would overlap.
+  llvm::SmallVector<const char *, 4> chained(std::begin(axes), std::end(axes));
+  std::shuffle(chained.begin(), chained.end(), gen.engine());
+  int numAxes = int(gen.uniform(1, 3));
+  for (int a = 0; a < numAxes; ++a) {
+    std::string axis = chained[a];
+    int64_t first = gen.uniform(1, 3), stride = first, reach = 0;
+    int chain = int(gen.uniform(1, 3));
+    for (int i = 0; i < chain; ++i) {
+      int64_t extent = gen.uniform(2, 4);
+      Iter it{extent, gen.coin(0.25) ? -stride : stride, axis};
+      if (gen.coin(0.3) && copies * extent <= 8) {
+        copies *= extent;
+        replica.push_back(it);
+      } else if (size * extent <= 128) {
+        size *= extent;
+        shard.push_back(it);
+      }
+      reach += (extent - 1) * stride;
+      stride = reach + (gen.coin() ? first : gen.uniform(1, 3));
+    }
+  }
+  if (gen.coin(0.3) && size <= 64) {
+    int64_t extent = gen.uniform(2, 3);
+    size *= extent;
+    shard.push_back({extent, 0, axes[gen.uniform(0, 3)]});
+  }
+  std::shuffle(shard.begin(), shard.end(), gen.engine());
+  Coord offset;
+  if (gen.coin(0.5))
+    offset.add(axes[gen.uniform(0, 3)], gen.uniform(-8, 8));
+  TileLayout tile = *TileLayout::create(shard, replica, offset);
+  if (gen.coin(0.3)) {
+    int b = int(gen.uniform(0, 2));
+    return Layout(
+        *Swizzle::create(int(gen.uniform(0, 2)), b, int(gen.uniform(b, 3))),
+        tile);
+  }
+  return Layout(tile);
+}
+
+/// Every point of the bounding box of the image (gaps between the strides
+/// included) and a margin around it, against brute force, through the dense
+/// and the Coord queries.
+TEST(EnumerateProperty, DirectDecodingMatchesBruteForce) {
+  LayoutGenerator gen(0xD1EC7);
+  int inImage = 0, offImage = 0, negative = 0, replicated = 0, swizzled = 0;
+  for (int n = 0; n < 3000; ++n) {
+    Layout l = randomMixedRadix(gen);
+    LayoutInverter inverter(l);
+    ASSERT_TRUE(inverter.decodesDirectly()) << l.str();
+    negative += llvm::any_of(l.tile().shard(),
+                             [](const Iter &it) { return it.stride < 0; });
+    replicated += l.tile().replicaCount() > 1;
+    swizzled += l.isSwizzled();
+    std::map<Point, int64_t> expected = referenceInverse(l);
+    llvm::ArrayRef<std::string> axes = inverter.axes();
+    // The box, per axis, from the points of the image.
+    llvm::SmallVector<int64_t, 4> lo(axes.size(), INT64_MAX),
+        hi(axes.size(), INT64_MIN);
+    for (const auto &[p, f] : expected)
+      for (size_t a = 0; a < axes.size(); ++a) {
+        int64_t v = p.count(axes[a]) ? p.at(axes[a]) : 0;
+        lo[a] = std::min(lo[a], v - 2);
+        hi[a] = std::max(hi[a], v + 2);
+      }
+    int64_t boxSize = 1;
+    for (size_t a = 0; a < axes.size(); ++a)
+      boxSize *= hi[a] - lo[a] + 1;
+    if (boxSize > 20000)
+      continue;
+    llvm::SmallVector<int64_t, 4> dense(lo.begin(), lo.end());
+    for (int64_t i = 0; i < boxSize; ++i) {
+      Point p = densePoint(axes, dense);
+      auto it = expected.find(p);
+      int64_t flat = -1;
+      LayoutInverter::Outcome o = inverter.inverse(dense, flat);
+      Result<int64_t> back = inverter.inverse(toCoord(p));
+      if (it == expected.end()) {
+        ++offImage;
+        ASSERT_EQ(o, LayoutInverter::Outcome::NotInImage)
+            << l.str() << " at " << toCoord(p).str();
+        ASSERT_FALSE(bool(back)) << l.str() << " at " << toCoord(p).str();
+      } else {
+        ++inImage;
+        ASSERT_EQ(o, LayoutInverter::Outcome::Found)
+            << l.str() << " at " << toCoord(p).str();
+        ASSERT_EQ(flat, it->second) << l.str() << " at " << toCoord(p).str();
+        ASSERT_TRUE(back && *back == it->second)
+            << l.str() << " at " << toCoord(p).str();
+        Result<int64_t> perPoint = l.inverse(toCoord(p));
+        ASSERT_TRUE(perPoint && *perPoint == it->second)
+            << l.str() << " at " << toCoord(p).str();
+      }
+      // The next point of the box (an odometer over the axes).
+      for (size_t a = axes.size(); a-- > 0;) {
+        if (++dense[a] <= hi[a])
+          break;
+        dense[a] = lo[a];
+      }
+    }
+  }
+  EXPECT_GT(inImage, 100000);
+  EXPECT_GT(offImage, 100000);
+  EXPECT_GT(negative, 500);
+  EXPECT_GT(replicated, 500);
+  EXPECT_GT(swizzled, 500);
+}
+
+/// Which layouts are decoded directly: a stride at or below the reach of
+/// the smaller ones on its axis sends the inverter to the search.
+TEST(Enumerate, DirectDecodingOnlyForUniqueDigits) {
+  auto directly = [](llvm::StringRef text) {
+    Result<Layout> l = parseLayout(text);
+    EXPECT_TRUE(bool(l)) << text.str();
+    return LayoutInverter(*l).decodesDirectly();
+  };
+  EXPECT_TRUE(directly("S[(2, 8, 2, 4, 2) : (2, 4@laneid, 4, 1@laneid, 1)]"));
+  EXPECT_TRUE(directly("SW(3, 3, 3) o S[(128, 64) : (64, 1)]"));
+  EXPECT_TRUE(directly("S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] "
+                       "+ R[2 : 4@warpid] + 5@warpid"));
+  EXPECT_TRUE(directly("S[(4, 3) : (-1, 5)] + R[2 : 17] + 3"));
+  EXPECT_TRUE(directly("S[(4, 3) : (0, 1)]"));
+  EXPECT_FALSE(directly("S[(4, 4) : (1, 3)]"));
+  EXPECT_FALSE(directly("S[(4, 4) : (1, -2)]"));
+  EXPECT_FALSE(directly("S[4 : 1] + R[2 : 1]"));
+  EXPECT_FALSE(directly("S[(2, 2) : (1, 1)]"));
 }
 
 TEST(EnumerateProperty, InverterMatchesApplyNearTheInt64Limits) {
   robust::ExtremeGenerator gen(robust::fuzzSeed(0x1E7));
-  int checked = 0;
+  int checked = 0, direct = 0;
   for (int n = 0; n < 2000; ++n) {
     TileLayout l = gen.extreme(64);
     if (!robust::checkable(l))
       continue;
     ++checked;
     LayoutInverter inverter(l);
+    direct += inverter.decodesDirectly();
     for (int64_t f = 0; f < l.size(); ++f)
       for (const Coord &c : l.apply(f)) {
         Result<int64_t> back = inverter.inverse(c);
@@ -268,6 +410,42 @@ TEST(EnumerateProperty, InverterMatchesApplyNearTheInt64Limits) {
     EXPECT_FALSE(bool(inverter.inverse(far))) << l.str();
   }
   EXPECT_GT(checked, 1000);
+  EXPECT_GT(direct, 100);
+}
+
+/// Strides and offsets near the int64 limits, decoded directly: the
+/// remainder is taken from the lowest coordinate in unsigned arithmetic.
+TEST(Enumerate, DirectDecodingNearTheInt64Limits) {
+  const int64_t big = int64_t(1) << 61;
+  for (const char *text :
+       {"S[(2, 3) : (-1@P, 2305843009213693952@P)] + -4611686018427387896@P",
+        "S[(4, 2) : (-2305843009213693952, 1)] + 2305843009213693949",
+        "S[(2, 2) : (-4611686018427387904, 2305843009213693952)] + R[2 : 1] "
+        "+ 2305843009213693948"}) {
+    TileLayout l = parseOrDie(text);
+    LayoutInverter inverter(l);
+    ASSERT_TRUE(inverter.decodesDirectly()) << text;
+    std::map<Point, int64_t> first;
+    for (int64_t f = 0; f < l.size(); ++f)
+      for (const Coord &c : l.apply(f))
+        first.try_emplace(toPoint(c), f);
+    for (const auto &[p, f] : first) {
+      Result<int64_t> back = inverter.inverse(toCoord(p));
+      ASSERT_TRUE(back && *back == f) << text << " at " << toCoord(p).str();
+      // Neighbours and far points are off the image.
+      for (int64_t delta : {int64_t(1), int64_t(-1), big / 2}) {
+        Point q = p;
+        const std::string &axis = inverter.axes().front();
+        int64_t v = q.count(axis) ? q[axis] : 0;
+        if (__builtin_add_overflow(v, delta, &v))
+          continue;
+        q.erase(axis);
+        addTo(q, axis, v);
+        ASSERT_EQ(bool(inverter.inverse(toCoord(q))), first.count(q) > 0)
+            << text << " at " << toCoord(q).str();
+      }
+    }
+  }
 }
 
 TEST(Enumerate, InverterExplainsWhatIsNotInTheImage) {

@@ -71,6 +71,14 @@ TileImage applyAll(const Layout &layout);
 /// Layout::inverse for many points: prepares the search once (dense axes,
 /// per-iter reach bounds) so that each query allocates nothing. Views the
 /// layout, which must outlive it.
+///
+/// When on every axis the nonzero strides, sorted by magnitude, each exceed
+/// what the smaller ones reach together (a mixed radix with gaps allowed:
+/// the usual hardware and memory layouts), a point has at most one set of
+/// digits, found by division (a shift for a power of two) from the
+/// largest stride down; the inverter then decodes each point directly
+/// instead of searching. Both give the same answers, except where the
+/// search would exceed its budget: the decoding answers those too.
 class LayoutInverter {
 public:
   explicit LayoutInverter(const Layout &layout);
@@ -87,6 +95,9 @@ public:
   /// The same for a dense point over axes(); sets `flat` when Found.
   Outcome inverse(llvm::ArrayRef<int64_t> point, int64_t &flat) const;
 
+  /// Whether points are decoded directly rather than searched for.
+  bool decodesDirectly() const { return direct; }
+
 private:
   struct Step {
     int64_t extent;
@@ -95,7 +106,25 @@ private:
   };
   class Search;
 
+  /// One digit of the direct decoding: the remainder on its axis is
+  /// divided by `stride` (the magnitude; a shift by `shift` when >= 0).
+  struct Digit {
+    uint64_t stride;
+    int64_t extent;
+    /// What one unit of the digit adds to the flat index (wrapping):
+    /// minus the iter's weight for a negative stride, 0 for a replica.
+    uint64_t weight;
+    int shift;
+  };
+  /// The reachable range of an axis and its digits, largest stride first.
+  struct DigitAxis {
+    int64_t lowest, highest;
+    unsigned first, end;
+  };
+
   void prepare();
+  void prepareDirect();
+  Outcome decode(const int64_t *point, bool unswizzle, int64_t &flat) const;
   Outcome invertUnswizzled(llvm::SmallVectorImpl<int64_t> &remaining,
                            int64_t &flat) const;
 
@@ -111,6 +140,12 @@ private:
   /// The range steps k.. can still reach on axis a:
   /// [low[k * A + a], high[k * A + a]] with A = axisNames.size().
   llvm::SmallVector<int64_t, 32> low, high;
+  /// The direct decoding, when `direct`: per axis, its digits.
+  bool direct = false;
+  llvm::SmallVector<DigitAxis, 4> digitAxes;
+  llvm::SmallVector<Digit, 8> digitList;
+  /// The flat index of the digits all 0 (negative strides count down).
+  uint64_t flatBase = 0;
 };
 
 } // namespace axe
