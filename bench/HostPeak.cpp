@@ -76,13 +76,32 @@ __attribute__((target("avx512f"))) double measure512() {
   asm volatile("" : : "r"(sink) : "memory");
   return kIters * 12.0 * 16 * 2 / s / 1e9;
 }
+
+/// vdpbf16ps: per lane, two bf16 products added to an f32 accumulator.
+__attribute__((target("avx512f,avx512bf16"))) double measureBF16Dot() {
+  constexpr long kIters = 20'000'000;
+  __m512 acc[12];
+  for (__m512 &a : acc)
+    a = _mm512_setzero_ps();
+  __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80);
+  __m512bh y = (__m512bh)_mm512_set1_epi16(0x3f80);
+  Clock::time_point start = Clock::now();
+  for (long i = 0; i < kIters; ++i) {
+    for (__m512 &a : acc)
+      a = _mm512_dpbf16_ps(a, x, y);
+    asm volatile("" : "+v"(x));
+  }
+  double s = seconds(start);
+  float sink[16];
+  _mm512_storeu_ps(sink, acc[0]);
+  asm volatile("" : : "r"(sink) : "memory");
+  return kIters * 12.0 * 16 * 4 / s / 1e9;
+}
 #endif
 
 /// The best of three runs: the peak is a constant of the hardware, and a
 /// neighbour on a shared host only ever takes cycles away from a run.
-double bestOf3(double (*run)()) {
-  return std::max({run(), run(), run()});
-}
+double bestOf3(double (*run)()) { return std::max({run(), run(), run()}); }
 
 HostPeak measure() {
   HostPeak p;
@@ -92,6 +111,8 @@ HostPeak measure() {
     p.gflops256 = bestOf3(measure256);
   if (__builtin_cpu_supports("avx512f"))
     p.gflops512 = bestOf3(measure512);
+  if (__builtin_cpu_supports("avx512bf16"))
+    p.gflopsBF16Dot = bestOf3(measureBF16Dot);
 #endif
   return p;
 }
@@ -111,11 +132,16 @@ double HostPeak::gflops(int64_t vectorBits) const {
 }
 
 std::string HostPeak::describe() const {
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "clock %.2f GHz; FMA peak per core: 256-bit %.1f GFLOP/s "
-                "(%.2f pipes), 512-bit %.1f GFLOP/s (%.2f pipes)",
-                clockGHz, gflops256, fmaPipes(256), gflops512, fmaPipes(512));
+  char text[320];
+  std::snprintf(
+      text, sizeof text,
+      "clock %.2f GHz; FMA peak per core: 256-bit %.1f GFLOP/s "
+      "(%.2f pipes), 512-bit %.1f GFLOP/s (%.2f pipes); native "
+      "bf16 dot products (vdpbf16ps): %s",
+      clockGHz, gflops256, fmaPipes(256), gflops512, fmaPipes(512),
+      gflopsBF16Dot > 0
+          ? (std::to_string(int(gflopsBF16Dot + 0.5)) + " GFLOP/s").c_str()
+          : "none on this host");
   return text;
 }
 

@@ -22,6 +22,11 @@ struct HostPeak {
   /// 256-bit (AVX2 + FMA) and 512-bit (AVX-512F) vectors; 0 where the host
   /// lacks the unit.
   double gflops256 = 0, gflops512 = 0;
+  /// The same for AVX512-BF16's dot product of bf16 pairs into f32 lanes
+  /// (vdpbf16ps, four flops per lane); 0 where the host lacks it. The
+  /// CPU gemm widens bf16 to f32 instead, so this is what a native
+  /// schedule could reach, shown beside it.
+  double gflopsBF16Dot = 0;
 
   /// FMAs per cycle and lane: the number of FMA pipes at that width.
   double fmaPipes(int64_t vectorBits) const;
