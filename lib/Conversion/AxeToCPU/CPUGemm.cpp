@@ -84,10 +84,10 @@ GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
       divisor = cand;
       break;
     }
-  // Two FMA pipes of four cycles' latency keep eight independent
-  // accumulators busy, and more leave slack for the loads. Panels of a
-  // divisor of M are read contiguously; they win unless their block holds
-  // fewer accumulators than that while the registers hold a third more.
+  // Two FMA pipes of four cycles' latency need eight independent
+  // accumulators, and more leave slack for the loads. Panels of a divisor
+  // of M are read contiguously; they win unless their block holds no more
+  // than eight accumulators while the registers fit a third more rows.
   g.aPanels = divisor * g.vectors > 8 || 3 * mrMax < 4 * divisor;
   g.mr = g.aPanels ? divisor : mrMax;
   g.rowBlocks = rowBlocksOf(m, g.mr);
