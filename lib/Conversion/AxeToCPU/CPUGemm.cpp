@@ -134,19 +134,15 @@ std::string bPanelText(int64_t k, int64_t n, int64_t nr, bool trans) {
          str(nr) + ", " + str(k * nr) + ", 1)]";
 }
 
-/// The element type of the panels: f32 whatever the operand's type, so
-/// that f16 and bf16 are widened once, as they are packed, and not in the
-/// micro-kernel's inner loop, where a conversion per vector (and per
-/// broadcast of A) competes with the FMAs for the vector pipes.
-Type panelElementType(Type elt) { return Float32Type::get(elt.getContext()); }
-
-/// Whether `buf` can be read in place as laid out as `text`: an element
-/// type panels keep, no swizzle, a layout equivalent to `text`, and storage
-/// whose only dim is m with unit stride (what a memref view or an alloc of
-/// a tile on m gets).
+/// Whether `buf` can be read in place as laid out as `text`: f32 (panels
+/// are f32 whatever the operand's type, so that f16 and bf16 are widened
+/// once, as they are packed, and not in the micro-kernel's inner loop,
+/// where a conversion per vector and per broadcast of A competes with the
+/// FMAs for the vector pipes), no swizzle, a layout equivalent to `text`, and
+/// storage whose only dim is m with unit stride (what a memref view or an alloc
+/// of a tile on m gets).
 bool readableAs(const CPUBuffer &buf, const std::string &text) {
-  if (!buf.memory || panelElementType(buf.elementType) != buf.elementType ||
-      buf.layout.isSwizzled())
+  if (!buf.memory || !buf.elementType.isF32() || buf.layout.isSwizzled())
     return false;
   if (buf.storage.dims().size() != 1 ||
       buf.storage.dims()[0].axis != kDefaultAxis ||
@@ -235,7 +231,7 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
     int64_t size = 1;
     for (int64_t e : buf.shape)
       size *= e;
-    Type elt = panelElementType(buf.elementType);
+    Type elt = Float32Type::get(buf.elementType.getContext());
     op.buffer.layout = Layout(*t);
     op.buffer.shape = buf.shape;
     op.buffer.elementType = elt;
@@ -283,21 +279,18 @@ struct MicroKernel {
     int64_t w = g.lanes, nv = g.vectors;
     Type f32 = kb.getF32Type();
     auto vt = VectorType::get({w}, f32);
+    // The panels, and A read in place, are f32 (readableAs, panelOperand).
     SmallVector<Value> bv;
-    auto bType = VectorType::get({w}, b.buffer.elementType);
     for (int64_t v = 0; v < nv; ++v)
-      bv.push_back(castElements(
-          kb, loc,
-          vector::LoadOp::create(kb, loc, bType, b.buffer.memory,
-                                 b.address(kb, loc, k, at(kb, j0, v * w))),
-          f32));
+      bv.push_back(
+          vector::LoadOp::create(kb, loc, vt, b.buffer.memory,
+                                 b.address(kb, loc, k, at(kb, j0, v * w))));
     SmallVector<Value> next(accs.begin(), accs.end());
     for (int64_t r = 0; r < rows; ++r) {
       Value s = memref::LoadOp::create(
           kb, loc, a.buffer.memory,
           ValueRange{a.address(kb, loc, at(kb, i0, r), k)});
-      Value sv = vector::BroadcastOp::create(kb, loc, vt,
-                                             castElements(kb, loc, s, f32));
+      Value sv = vector::BroadcastOp::create(kb, loc, vt, s);
       for (int64_t v = 0; v < nv; ++v)
         next[r * nv + v] =
             vector::FMAOp::create(kb, loc, sv, bv[v], accs[r * nv + v]);
