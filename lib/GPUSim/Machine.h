@@ -3,7 +3,8 @@
 // Buffers (global, shared, private), warps with their register files and
 // control stacks, and the Machine that runs the CTAs of one launch. The
 // instruction handlers are Machine members, split over files by concern:
-// Interpreter.cpp (scheduler, control flow, memory), Elementwise.cpp
+// Interpreter.cpp (launch, scheduler, barriers), Control.cpp (a warp's
+// instructions, control flow), Memory.cpp (memref accesses), Elementwise.cpp
 // (arith, math, vector), WarpOps.cpp (gpu, nvvm, nvgpu warp collectives and
 // async copies), HopperOps.cpp (TMA loads, wgmma), BlackwellOps.cpp
 // (tcgen05 and tensor memory), ClusterOps.cpp (clusters: co-scheduling,
@@ -180,7 +181,8 @@ public:
           KernelStats &stats);
   mlir::LogicalResult run();
 
-  // Interpreter.cpp
+  // Interpreter.cpp (prepareArgs, initWarp, newBuffer, writeMemRef),
+  // Control.cpp (runWarp, step, copyValues), Memory.cpp (the accesses)
   mlir::LogicalResult prepareArgs();
   mlir::LogicalResult runCta(const int64_t cta[3]);
   void initWarp(Warp &w, unsigned id, int64_t threads);
