@@ -1,7 +1,8 @@
 # MPICH, for device meshes across processes (lib/Runtime/MPI, axe-mpirun).
 # Debian installs MPICH beside its alternatives; the .mpich names are used
 # explicitly so that an Open MPI on the same machine is never picked (MLIR
-# 22's mpi lowering speaks MPICH's ABI: ../shared/design/research).
+# 22's mpi lowering defaults to MPICH's ABI: MPIImplTraits in upstream
+# mlir/lib/Conversion/MPIToLLVM/MPIToLLVM.cpp).
 find_path(AXE_MPICH_INCLUDE_DIR mpi.h
   PATHS /usr/include/x86_64-linux-gnu/mpich /usr/include/mpich
   NO_DEFAULT_PATH)

@@ -1,10 +1,16 @@
 //===- Dispatch.cpp - axe-dispatch: rewrite operators with schedules ------===//
+//
+// The pass holds the backends it was built with: their schedules form its
+// registry, and the backend that lowers for an operator's target gives the
+// TargetCodegen its schedules emit through.
+//
+//===----------------------------------------------------------------------===//
 
 #include "axe/Codegen/Outline.h"
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,7 +20,7 @@
 
 namespace axe {
 #define GEN_PASS_DEF_AXEDISPATCH
-#include "axe/Dialect/Axe/Transforms/Passes.h.inc"
+#include "axe/Codegen/Passes.h.inc"
 } // namespace axe
 
 using namespace mlir;
@@ -25,21 +31,20 @@ namespace {
 struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
   using AxeDispatchBase::AxeDispatchBase;
 
-  AxeDispatchPass(const AxeDispatchOptions &options,
+  AxeDispatchPass(const AxeDispatchOptions &options, BackendSet backends,
                   std::shared_ptr<const ScheduleRegistry> schedules)
-      : AxeDispatchBase(options), schedules(std::move(schedules)) {}
+      : AxeDispatchBase(options), backends(std::move(backends)),
+        schedules(std::move(schedules)) {}
 
   void getDependentDialects(DialectRegistry &registry) const override {
     // The outliner's regions, functions and calls.
     registry.insert<scf::SCFDialect, func::FuncDialect>();
-    for (const Backend *b : registeredBackends())
-      if (b->dependentDialects)
-        b->dependentDialects(registry);
+    backends.addDependentDialects(registry);
   }
 
   LogicalResult initialize(MLIRContext *) override {
     if (!schedules)
-      schedules = ScheduleRegistry::fromBackends();
+      schedules = backends.schedules();
     return success();
   }
 
@@ -80,7 +85,7 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
       ctx.options.vectorLanes32 = unit->lanes32();
       ctx.options.vectorRegisters = unit->vectorRegisters;
     }
-    if (const Backend *backend = findBackend(*ctx.target))
+    if (const Backend *backend = backends.find(*ctx.target))
       if (backend->codegen)
         kc.codegen = backend->codegen(*ctx.target);
     ctx.codegen = kc.codegen.get();
@@ -183,15 +188,27 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     return success();
   }
 
+  BackendSet backends;
   std::shared_ptr<const ScheduleRegistry> schedules;
 };
 
 } // namespace
 
+std::unique_ptr<Pass> createAxeDispatch(const AxeDispatchOptions &options,
+                                        const BackendSet &backends) {
+  return createAxeDispatch(options, backends, nullptr);
+}
+
 std::unique_ptr<Pass>
-createAxeDispatch(const AxeDispatchOptions &options,
+createAxeDispatch(const AxeDispatchOptions &options, const BackendSet &backends,
                   std::shared_ptr<const ScheduleRegistry> schedules) {
-  return std::make_unique<AxeDispatchPass>(options, std::move(schedules));
+  return std::make_unique<AxeDispatchPass>(options, backends,
+                                           std::move(schedules));
+}
+
+void registerCodegenPasses(const BackendSet &backends) {
+  registerPass([backends] { return createAxeDispatch({}, backends); });
+  registerPass([] { return createAxeInsertBarriers(); });
 }
 
 } // namespace axe

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Uniformity.h"
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Target/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -25,7 +25,7 @@
 
 namespace axe {
 #define GEN_PASS_DEF_AXEINSERTBARRIERS
-#include "axe/Dialect/Axe/Transforms/Passes.h.inc"
+#include "axe/Codegen/Passes.h.inc"
 } // namespace axe
 
 using namespace mlir;

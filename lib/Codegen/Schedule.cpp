@@ -6,8 +6,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 
-#include <mutex>
-
 using namespace mlir;
 
 namespace axe {
@@ -162,8 +160,9 @@ ScheduleRegistry::select(Operation *op, const ScheduleContext &ctx) const {
                             << ctx.targetName();
   if (declined.empty()) {
     diag << ": none is registered";
-    if (!findBackend(*ctx.target))
-      diag << " (no backend for this target is registered)";
+    // Dispatch finds the context's codegen in the backends it was given.
+    if (!ctx.codegen)
+      diag << " (no backend given to this dispatch lowers for this target)";
     return failure();
   }
   diag << "; every candidate declined";
@@ -198,49 +197,32 @@ LogicalResult ScheduleRegistry::apply(Operation *op, const ScheduleContext &ctx,
 // Backends
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct BackendList {
-  std::mutex mutex;
-  // A deque keeps addresses stable for registeredBackends' callers.
-  std::deque<Backend> backends;
-};
-BackendList &backendList() {
-  static BackendList list;
-  return list;
-}
-} // namespace
-
-void registerBackend(Backend backend) {
-  BackendList &list = backendList();
-  std::lock_guard<std::mutex> lock(list.mutex);
-  for (const Backend &b : list.backends)
+void BackendSet::add(Backend backend) {
+  for (const Backend &b : backends)
     if (b.name == backend.name)
       return;
-  list.backends.push_back(std::move(backend));
+  backends.push_back(std::move(backend));
 }
 
-std::vector<const Backend *> registeredBackends() {
-  BackendList &list = backendList();
-  std::lock_guard<std::mutex> lock(list.mutex);
-  std::vector<const Backend *> result;
-  for (const Backend &b : list.backends)
-    result.push_back(&b);
-  return result;
-}
-
-const Backend *findBackend(const TargetDescription &target) {
-  for (const Backend *b : registeredBackends())
-    if (b->targets(target))
-      return b;
+const Backend *BackendSet::find(const TargetDescription &target) const {
+  for (const Backend &b : backends)
+    if (b.targets(target))
+      return &b;
   return nullptr;
 }
 
-std::shared_ptr<const ScheduleRegistry> ScheduleRegistry::fromBackends() {
+std::shared_ptr<const ScheduleRegistry> BackendSet::schedules() const {
   auto registry = std::make_shared<ScheduleRegistry>();
-  for (const Backend *b : registeredBackends())
-    if (b->addSchedules)
-      b->addSchedules(*registry);
+  for (const Backend &b : backends)
+    if (b.addSchedules)
+      b.addSchedules(*registry);
   return registry;
+}
+
+void BackendSet::addDependentDialects(DialectRegistry &registry) const {
+  for (const Backend &b : backends)
+    if (b.dependentDialects)
+      b.dependentDialects(registry);
 }
 
 TargetCodegen::~TargetCodegen() = default;

@@ -11,6 +11,7 @@
 
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Codegen/LoopNest.h"
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -18,7 +19,6 @@
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
 #include "axe/Conversion/Passes.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/InitAllDialects.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -130,7 +130,6 @@ TEST(ExampleSchedule, RunsNextToTheCPUSchedules) {
   auto schedules = std::make_shared<ScheduleRegistry>();
   addCPUSchedules(*schedules);
   ASSERT_TRUE(succeeded(schedules->add(exampleCopy())));
-  registerCPUBackend();
 
   DialectRegistry registry;
   registerAllAxeDialects(registry);
@@ -141,7 +140,7 @@ TEST(ExampleSchedule, RunsNextToTheCPUSchedules) {
   PassManager pm(&ctx);
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
-  pm.addPass(createAxeDispatch(dispatch, schedules));
+  pm.addPass(createAxeDispatch(dispatch, BackendSet{cpuBackend()}, schedules));
   pm.addPass(createConvertAxeToCPU());
   addCPUToLLVMPasses(pm);
   ASSERT_TRUE(succeeded(pm.run(*module)));

@@ -1,5 +1,5 @@
-// nki_matmul_block_free_dimension_ (NKI matmul tutorial, "Optimization 2";
-// TRN.md 3.1 and 4.2) in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
+// nki_matmul_block_free_dimension_ (the AWS Neuron NKI matmul tutorial,
+// "Optimization 2") in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
 // K = 8192, M = 4096, N = 8192, bf16. Blocks of 2 x 128 rows of M and
 // 2 x 512 columns of N: each loaded block of tiles serves two output tiles.
 //

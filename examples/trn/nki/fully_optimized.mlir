@@ -1,5 +1,5 @@
-// nki_matmul_fully_optimized_ (NKI matmul tutorial, "Optimization 3";
-// TRN.md 3.1) in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
+// nki_matmul_fully_optimized_ (the AWS Neuron NKI matmul tutorial,
+// "Optimization 3") in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
 // K = 8192, M = 4096, N = 8192, bf16, with TILES_IN_BLOCK_M = 16, _N = 2,
 // _K = 8 (BLOCK_M = 2048, BLOCK_N = 1024, BLOCK_K = 1024).
 //

@@ -1,5 +1,5 @@
-// nki_matmul_hoist_load_ (NKI matmul tutorial, "Optimization 1"; TRN.md
-// 3.1 and 4.2) in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
+// nki_matmul_hoist_load_ (the AWS Neuron NKI matmul tutorial,
+// "Optimization 1") in trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for
 // K = 8192, M = 4096, N = 8192, bf16. The lhsT column of 64 [128, 128] tiles
 // is loaded once per M tile; the rhs column of 64 [128, 512] tiles once per
 // (M, N) tile. NKI's Python lists of tiles are one allocation with a block

@@ -1,4 +1,4 @@
-// nki_matmul_tiled_ (NKI matmul tutorial, "tiled"; TRN.md 3.1 and 4.2) in
+// nki_matmul_tiled_ (the AWS Neuron NKI matmul tutorial, "tiled") in
 // trn IR: result[M, N] = lhsT[K, M]^T @ rhs[K, N] for K = 8192, M = 4096,
 // N = 8192, bf16. For each 128x512 output tile, both input tiles are
 // reloaded for every K step.

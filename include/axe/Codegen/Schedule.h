@@ -9,9 +9,13 @@
 // candidate and why it declined.
 //
 // A backend contributes schedules, the dialects its schedules emit and its
-// TargetCodegen. Backends are registered once per process, like passes; each
-// dispatch pass owns the ScheduleRegistry it builds from them, so a test or a
-// library user may hand a pass its own registry instead.
+// TargetCodegen. There is no process-wide list of backends: each pipeline
+// hands axe-dispatch the BackendSet it lowers with (axe-to-cpu the CPU's,
+// axe-to-nvvm the NVIDIA one's), and a tool that offers axe-dispatch on its
+// own names the backends it links. The dispatch pass builds its
+// ScheduleRegistry from that set, so which schedules an op can take follows
+// from reading the pipeline; a test or a library user may hand the pass a
+// registry of its own instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -152,9 +156,6 @@ public:
   mlir::LogicalResult dispatch(mlir::Operation *op, const ScheduleContext &ctx,
                                mlir::RewriterBase &rewriter) const;
 
-  /// A registry holding the schedules of every registered backend.
-  static std::shared_ptr<const ScheduleRegistry> fromBackends();
-
 private:
   // A deque keeps schedule addresses stable while more are added.
   std::deque<Schedule> schedules;
@@ -175,14 +176,27 @@ struct Backend {
       codegen;
 };
 
-/// Registers a backend for every dispatch pass created afterwards; a second
-/// backend of the same name is ignored (registration may run once per
-/// tool, test and library user).
-void registerBackend(Backend backend);
-/// The registered backends, in registration order.
-std::vector<const Backend *> registeredBackends();
-/// The registered backend that lowers for `target`, or null.
-const Backend *findBackend(const TargetDescription &target);
+/// The backends one pipeline or tool dispatches with. The first whose
+/// `targets` hold for a target serves it.
+class BackendSet {
+public:
+  BackendSet() = default;
+  BackendSet(std::initializer_list<Backend> backends)
+      : backends(backends.begin(), backends.end()) {}
+
+  /// Adds `backend` unless one of the same name is in the set.
+  void add(Backend backend);
+  /// The backend that lowers for `target`, or null.
+  const Backend *find(const TargetDescription &target) const;
+  /// A registry holding the schedules of every backend of the set.
+  std::shared_ptr<const ScheduleRegistry> schedules() const;
+  /// The dialects the set's schedules emit.
+  void addDependentDialects(mlir::DialectRegistry &registry) const;
+  bool empty() const { return backends.empty(); }
+
+private:
+  std::vector<Backend> backends;
+};
 
 } // namespace axe
 

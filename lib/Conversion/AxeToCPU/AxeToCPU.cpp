@@ -2,12 +2,12 @@
 
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Codegen/BufferRef.h"
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -346,7 +346,7 @@ struct DropTokenPlaceholder
 void populateCPUTypeConversions(TypeConverter &converter) {
   converter.addConversion([](Type t) { return t; });
   static const TargetDescription &cpu = **lookupTarget("cpu");
-  findBackend(cpu)->codegen(cpu)->populateTypeConversions(converter);
+  cpuBackend().codegen(cpu)->populateTypeConversions(converter);
   converter.addConversion(
       [](TokenType, SmallVectorImpl<Type> &) { return success(); });
 }
@@ -446,12 +446,11 @@ struct ConvertAxeToCPUPass
 } // namespace
 
 void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
-  registerCPUBackend();
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
   dispatch.vectorBits = options.vectorBits;
   dispatch.outline = options.outline;
-  pm.addPass(createAxeDispatch(dispatch));
+  pm.addPass(createAxeDispatch(dispatch, BackendSet{cpuBackend()}));
   pm.addPass(createConvertAxeToCPU());
   addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
 }
@@ -477,7 +476,6 @@ struct AxeToCPUPipelineOptions
 } // namespace
 
 void registerAxeToCPU() {
-  registerCPUBackend();
   registerConvertAxeToCPU();
   registerAxeLowerAllocaScopes();
   static PassPipelineRegistration<AxeToCPUPipelineOptions> pipeline(

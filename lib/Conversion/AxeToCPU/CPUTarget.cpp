@@ -70,7 +70,7 @@ private:
 
 } // namespace
 
-void registerCPUBackend() {
+Backend cpuBackend() {
   Backend cpu;
   cpu.name = "cpu";
   cpu.targets = targetKind(TargetKind::CPU);
@@ -83,7 +83,7 @@ void registerCPUBackend() {
   cpu.codegen = [](const TargetDescription &target) {
     return std::make_unique<CPUTargetCodegen>(target);
   };
-  registerBackend(std::move(cpu));
+  return cpu;
 }
 
 } // namespace axe

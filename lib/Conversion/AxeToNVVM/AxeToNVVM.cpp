@@ -7,6 +7,7 @@
 
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/KernelCaptures.h"
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -788,7 +789,7 @@ struct ConvertAxeToNVVMPass
 
 } // namespace
 
-void registerNVVMBackend() {
+Backend nvvmBackend() {
   Backend backend;
   backend.name = "nvvm";
   backend.targets = targetKind(TargetKind::GPU);
@@ -810,12 +811,11 @@ void registerNVVMBackend() {
   backend.codegen = [](const TargetDescription &target) {
     return std::make_unique<nvvm::NVVMTargetCodegen>(target);
   };
-  registerBackend(std::move(backend));
+  return backend;
 }
 
 void buildAxeToNVVMPipeline(OpPassManager &pm,
                             const AxeToNVVMOptions &options) {
-  registerNVVMBackend();
   // Before dispatch: wgmma and tcgen05.mma start their accumulation from
   // zero instead of a fill. Not in the CPU pipeline (see the pass).
   pm.addPass(createAxeZeroInitAccumulators());
@@ -826,7 +826,7 @@ void buildAxeToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createAxeInsertBarriers(barriers));
   AxeDispatchOptions dispatch;
   dispatch.target = options.chip;
-  pm.addPass(createAxeDispatch(dispatch));
+  pm.addPass(createAxeDispatch(dispatch, BackendSet{nvvmBackend()}));
   ConvertAxeToNVVMOptions convert;
   convert.chip = options.chip;
   pm.addPass(createConvertAxeToNVVM(convert));
@@ -925,7 +925,6 @@ struct AxeToPTXPipelineOptions
 } // namespace
 
 void registerAxeToNVVM() {
-  registerNVVMBackend();
   registerConvertAxeToNVVM();
   static PassPipelineRegistration<AxeToNVVMPipelineOptions> nvvmPipeline(
       "axe-to-nvvm",

@@ -6,11 +6,11 @@
 #include "TrnSchedules.h"
 
 #include "axe/Codegen/KernelCaptures.h"
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Dialect/Trn/Transforms/Passes.h"
 
@@ -254,7 +254,7 @@ struct ConvertAxeToTrnPass
 
 } // namespace
 
-void registerTrnBackend() {
+Backend trnBackend() {
   Backend trnBackend;
   trnBackend.name = "trn";
   trnBackend.targets = targetKind(TargetKind::Accelerator);
@@ -266,14 +266,13 @@ void registerTrnBackend() {
   trnBackend.codegen = [](const TargetDescription &target) {
     return std::make_unique<TrnTargetCodegen>(target);
   };
-  registerBackend(std::move(trnBackend));
+  return trnBackend;
 }
 
 void buildAxeToTrnPipeline(OpPassManager &pm, const AxeToTrnOptions &options) {
-  registerTrnBackend();
   AxeDispatchOptions dispatch;
   dispatch.target = "trn1";
-  pm.addPass(createAxeDispatch(dispatch));
+  pm.addPass(createAxeDispatch(dispatch, BackendSet{trnBackend()}));
   pm.addPass(createConvertAxeToTrn());
   pm.addPass(createCSEPass());
   if (options.buffers > 1) {
@@ -299,7 +298,6 @@ struct AxeToTrnPipelineOptions
 } // namespace
 
 void registerAxeToTrn() {
-  registerTrnBackend();
   registerConvertAxeToTrn();
   static PassPipelineRegistration<AxeToTrnPipelineOptions> pipeline(
       "axe-to-trn",

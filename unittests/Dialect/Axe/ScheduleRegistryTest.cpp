@@ -1,8 +1,8 @@
 //===- ScheduleRegistryTest.cpp - User schedules registered from C++ ------===//
 
+#include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
-#include "axe/Dialect/Axe/Transforms/Passes.h"
 #include "axe/InitAllDialects.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -101,7 +101,7 @@ TEST(ScheduleRegistry, UserScheduleWinsByPriority) {
   PassManager pm(&in.ctx);
   AxeDispatchOptions opts;
   opts.target = "cpu";
-  pm.addPass(createAxeDispatch(opts, reg));
+  pm.addPass(createAxeDispatch(opts, BackendSet{cpuBackend()}, reg));
   ASSERT_TRUE(succeeded(pm.run(*in.module)));
   EXPECT_EQ(matched, 1);
   EXPECT_EQ(rewritten, 1);

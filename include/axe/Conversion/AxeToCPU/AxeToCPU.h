@@ -141,6 +141,7 @@ void planCPUPipelines(mlir::Operation *root);
 mlir::LogicalResult lowerCPUPipelines(mlir::Operation *root);
 
 class ScheduleRegistry;
+struct Backend;
 
 /// Adds the CPU schedules to `registry`.
 void addCPUSchedules(ScheduleRegistry &registry);
@@ -148,9 +149,9 @@ void addCPUSchedules(ScheduleRegistry &registry);
 /// between processes (CPUMesh.cpp); part of addCPUSchedules.
 void addCPUMeshSchedules(ScheduleRegistry &registry);
 
-/// Registers the CPU backend (its schedules, the dialects they emit and its
-/// TargetCodegen) for every dispatch pass created afterwards.
-void registerCPUBackend();
+/// The CPU backend: its schedules, the dialects they emit and its
+/// TargetCodegen, for axe-to-cpu's dispatch and a tool's.
+Backend cpuBackend();
 
 struct AxeToCPUOptions {
   /// Vector width the schedules use, in bits; 0: the host's widest.

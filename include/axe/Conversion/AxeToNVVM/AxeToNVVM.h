@@ -17,8 +17,11 @@
 
 namespace axe {
 
-/// Registers the nvvm backend (schedules and codegen) for dispatch.
-void registerNVVMBackend();
+struct Backend;
+
+/// The nvvm backend: its schedules, the dialects they emit and its
+/// TargetCodegen, for axe-to-nvvm's dispatch and a tool's.
+Backend nvvmBackend();
 
 struct AxeToNVVMOptions {
   /// The target name (sm_80, sm_90, sm_100a); empty: the module's

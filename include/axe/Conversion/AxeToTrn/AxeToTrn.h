@@ -17,9 +17,11 @@
 
 namespace axe {
 
-/// Registers the trn backend (its schedules and TargetCodegen) for every
-/// dispatch pass created afterwards.
-void registerTrnBackend();
+struct Backend;
+
+/// The trn backend: its schedules, the dialects they emit and its
+/// TargetCodegen, for axe-to-trn's dispatch and a tool's.
+Backend trnBackend();
 
 struct AxeToTrnOptions {
   /// Buffers of each rotated loop tile (trn-multi-buffer); 1 turns it off.

@@ -5,7 +5,8 @@
 
 // Flash attention forward on trn1, written in axe: one head,
 // o = softmax(q^T k / sqrt(d)) v for seq 4096 and d 128, q and k stored
-// [d, seq] and v and o [seq, d] in HBM (NKI flash_fwd's layouts, TRN.md 3.2).
+// [d, seq] and v and o [seq, d] in HBM (the layouts of NKI's flash_fwd in
+// nki-samples reference/attention.py).
 // Per 128-row q tile, over 512-column KV tiles, with the online softmax:
 //
 //   s  = (q tile) x (k tile)               TensorE: d on the partitions (P)

@@ -15,14 +15,6 @@ namespace axe {
 #define GEN_PASS_REGISTRATION
 #include "axe/Dialect/Axe/Transforms/Passes.h.inc"
 
-class ScheduleRegistry;
-
-/// axe-dispatch over `schedules` instead of the registered backends' (a test
-/// or a library user with schedules of its own).
-std::unique_ptr<mlir::Pass>
-createAxeDispatch(const AxeDispatchOptions &options,
-                  std::shared_ptr<const ScheduleRegistry> schedules);
-
 } // namespace axe
 
 #endif // AXE_DIALECT_AXE_TRANSFORMS_PASSES_H

@@ -10,10 +10,10 @@ def AxeCanonicalizeLayouts : Pass<"axe-canonicalize-layouts"> {
   let description = [{
     Replaces every layout attribute reachable from the operation (in
     attributes and inside types such as `!axe.buffer`) by its canonical form
-    as the layout library computes it (`LAYOUT_SPEC.md` section 4): unit
-    iters dropped, mergeable iters merged, replicas normalized and sorted,
-    identity swizzles removed. The maps do not change, so the IR means the
-    same and still verifies.
+    as the layout library computes it (`docs/LayoutSemantics.md` section 4):
+    unit iters dropped, mergeable iters merged, replicas normalized and
+    sorted, identity swizzles removed. The maps do not change, so the IR
+    means the same and still verifies.
 
     With `target=<name>`, hierarchical thread axes are also fused into their
     parent axes as the target defines them (e.g. `warpid`/`laneid` into `tx`
@@ -27,59 +27,6 @@ def AxeCanonicalizeLayouts : Pass<"axe-canonicalize-layouts"> {
   let statistics = [
     Statistic<"numRewritten", "rewritten-layouts",
               "Number of distinct layout attributes that changed">
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// Schedule dispatch (Schedule.h)
-//===----------------------------------------------------------------------===//
-
-def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
-  let summary = "Rewrite every collective operator with a registered schedule";
-  let description = [{
-    For every `axe.copy`, `axe.copy_async`, `axe.gemm`, `axe.reduce`,
-    `axe.fill` and `axe.elementwise`, picks a schedule for the operator and
-    the target from the schedules of the registered backends
-    (`axe/Codegen/Schedule.h`), and lets it rewrite the operator into
-    lower-level IR (scf, arith, memref, vector, ... as the backend chooses;
-    the pass loads the dialects its backends declare). The highest-priority
-    schedule that applies to the target and accepts the operator wins.
-    `schedule = "name"` forces one; `schedule = {sm_90 = "tma"}` forces one
-    on the targets it names and leaves the others free, so one kernel source
-    serves several targets. When none accepts, the error lists every
-    candidate with the reason it declined.
-
-    With `outline`, the code a schedule emits for an operator moves into a
-    private `func.func` of the module (named after the schedule), and a
-    `func.call` takes the operator's place; operators that emit the same code
-    (their buffers and run-time offsets differ, and become arguments) share
-    one function. A kernel then grows by a call per operator instead of a
-    loop nest, and the passes after dispatch take time linear in its
-    operators. Only backends whose kernels run as host code outline (the
-    CPU); code that still refers to axe values stays inline.
-  }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Target to dispatch for (cpu, sm_80, ...); empty: the target of "
-           "each kernel or of the module's axe.target attribute">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "CPU targets: the vector width in bits the schedules use (128, "
-           "256, 512); 0: the host's widest (AVX-512, AVX2, ...)">,
-    Option<"outline", "outline", "bool", /*default=*/"false",
-           "Move the code of each operator into a private function called "
-           "where the operator was, one function per distinct code, where "
-           "the target's backend allows it (the CPU)">
-  ];
-  let statistics = [
-    Statistic<"numDispatched", "dispatched-ops",
-              "Number of operators rewritten by a schedule">,
-    Statistic<"numOutlined", "outlined-functions",
-              "Number of functions created for operators' code">,
-    Statistic<"numShared", "shared-calls",
-              "Number of operators calling a function another one created">,
-    Statistic<"numInlined", "inlined-ops",
-              "Number of operators whose code stayed inline (it refers to "
-              "axe values that differ within the region)">
   ];
 }
 
@@ -110,60 +57,6 @@ def AxeZeroInitAccumulators : Pass<"axe-zero-init-accumulators"> {
   let statistics = [
     Statistic<"numFolded", "folded-fills",
               "Number of zero fills replaced by a zero_init gemm">
-  ];
-}
-
-//===----------------------------------------------------------------------===//
-// Barriers from a hazard analysis
-//===----------------------------------------------------------------------===//
-
-def AxeInsertBarriers : Pass<"axe-insert-barriers"> {
-  let summary = "Order operators that touch the same memory with barriers";
-  let description = [{
-    Two operators in a kernel that touch one shared or global buffer, one of
-    them writing, race unless a barrier orders them: which thread moves
-    which element is the schedule's choice, not the program's. For every
-    such pair on some path between them (through `scf.if`, `scf.for` and
-    `scf.while`, and from one loop iteration into the next), unless a
-    barrier on every path already orders them, the pass inserts an
-    `axe.barrier` before the second, at the narrowest scope that covers
-    both:
-
-    * none where both run at `thread` scope on the same buffer value (a
-      thread sees its own accesses in order);
-    * the operators' own scope (`warp`, `warpgroup`, `cta`) where both run
-      at it on the same buffer value: each instance touches what it
-      touched before;
-    * else `cta`, or `cluster` when either runs across CTAs.
-
-    Buffers are told apart by their allocation, or the memref a view is
-    of: slices of one buffer are taken to overlap, and kernel arguments a
-    kernel writes are taken not to alias its other arguments. Registers
-    are private and tensor memory is ordered by the schedules' mbarriers,
-    so neither is tracked.
-
-    Inside `axe.warp_specialize` the partitions order their own accesses
-    (`cta` barriers each partition issues, pipelines); from outside the
-    region counts as touching, from any thread of the CTA, what its
-    operators touch. A barrier whose scope's threads could disagree on the
-    control flow around it (an `scf.if` on `laneid`) is not inserted: the
-    pass fails and says so. Part of `axe-to-nvvm`, before dispatch.
-
-    Shared memory that ordinary stores wrote and an asynchronous unit then
-    reads (a copy that forces `tma`, a gemm where wgmma or tcgen05 may take
-    it) also needs the writers' proxy fence: the pass puts an
-    `axe.fence_async_proxy` right after each such writer.
-  }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "Target whose schedules decide which accesses go through the "
-           "async proxy; empty: the kernel's or the module's axe.target">
-  ];
-  let statistics = [
-    Statistic<"numInserted", "inserted-barriers",
-              "Number of barriers inserted">,
-    Statistic<"numFences", "inserted-fences",
-              "Number of async proxy fences inserted">
   ];
 }
 
