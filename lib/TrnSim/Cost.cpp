@@ -87,7 +87,7 @@ double cost::gpsimdPattern(int64_t n, const SimParams &p) {
 
 llvm::SmallVector<cost::DmaPart>
 cost::splitDma(int64_t startPartition, int64_t partitions, double bytes,
-               double descriptors, const SimParams &p) {
+               double hbmBytes, double descriptors, const SimParams &p) {
   int engines = std::max(1, int(p.dmaEngines));
   // Partitions each engine serves: 8 of 128 with 16 engines.
   int64_t perEngine = std::max<int64_t>(1, (128 + engines - 1) / engines);
@@ -99,16 +99,33 @@ cost::splitDma(int64_t startPartition, int64_t partitions, double bytes,
         std::min(startPartition + partitions,
                  engine == engines - 1 ? INT64_MAX : (engine + 1) * perEngine);
     double share = double(end - q) / partitions;
-    parts.push_back({engine, bytes * share, descriptors * share});
+    parts.push_back(
+        {engine, bytes * share, hbmBytes * share, descriptors * share});
     q = end;
   }
   return parts;
 }
 
-double cost::dmaEngineNs(const DmaPart &part, bool touchesHbm,
+double cost::hbmShareBw(int activeEngines, const SimParams &p) {
+  return p.hbmBw / std::max(1, activeEngines);
+}
+
+double cost::dmaEngineNs(const DmaPart &part, double hbmShare,
                          const SimParams &p) {
-  double bw = p.dmaEngineBw;
-  if (touchesHbm)
-    bw = std::min(bw, p.hbmBw / std::max(1.0, p.dmaEngines));
-  return part.descriptors * p.dmaDescNs + part.bytes / bw;
+  // HBM's share bounds the engine's mean rate over the whole share: while
+  // one engine handles a descriptor, the others' data flows.
+  double engine = part.descriptors * p.dmaDescNs + part.bytes / p.dmaEngineBw;
+  if (part.hbmBytes > 0)
+    engine = std::max(engine, part.hbmBytes / hbmShare);
+  return engine;
+}
+
+double cost::dmaQueueNs(const DmaPart &part, const SimParams &p) {
+  return part.descriptors * p.dmaQueueDescNs;
+}
+
+double cost::dmaStreamBw(double rowBytes, int queues, const SimParams &p) {
+  double engine = p.dmaDescNs + rowBytes / p.dmaEngineBw;
+  double queue = p.dmaQueueDescNs / std::max(1, queues);
+  return rowBytes / std::max(engine, queue);
 }

@@ -3,6 +3,7 @@
 #include "axe/TrnSim/Params.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 
@@ -36,10 +37,13 @@ llvm::ArrayRef<SimParams::Entry> SimParams::all() {
       {"dma_engine_bw", &SimParams::dmaEngineBw,
        "bytes per ns of one DMA engine"},
       {"dma_desc_ns", &SimParams::dmaDescNs,
-       "ns per DMA descriptor (contiguous run of a partition)"},
+       "engine ns per DMA descriptor (contiguous run of a partition)"},
+      {"dma_queue_desc_ns", &SimParams::dmaQueueDescNs,
+       "ns between two descriptors of one DMA queue on one engine"},
       {"dma_fixed_ns", &SimParams::dmaFixedNs,
        "ns from a transfer's end to its completion semaphore"},
-      {"hbm_bw", &SimParams::hbmBw, "HBM bytes per ns of one NeuronCore"},
+      {"hbm_bw", &SimParams::hbmBw,
+       "HBM bytes per ns of one NeuronCore, shared by the DMA engines"},
       {"max_instructions", &SimParams::maxInstructions,
        "dynamic instructions before the run is stopped"},
   };
@@ -73,4 +77,27 @@ llvm::Error SimParams::parseAssignment(llvm::StringRef text) {
     return llvm::createStringError("--param expects name=value, got '" +
                                    text.str() + "'");
   return set(name.trim(), value);
+}
+
+SimParams SimParams::documented() {
+  SimParams p;
+  p.dmaEngineBw = 17;
+  p.dmaDescNs = 0;
+  p.dmaQueueDescNs = 0;
+  return p;
+}
+
+llvm::ArrayRef<llvm::StringRef> SimParams::setNames() {
+  static const llvm::StringRef names[] = {"calibrated", "documented"};
+  return names;
+}
+
+llvm::Expected<SimParams> SimParams::named(llvm::StringRef name) {
+  if (name == "calibrated")
+    return calibrated();
+  if (name == "documented")
+    return documented();
+  return llvm::createStringError("unknown parameter set '" + name.str() +
+                                 "' (expected " +
+                                 llvm::join(setNames(), " or ") + ")");
 }

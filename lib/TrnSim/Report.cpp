@@ -32,10 +32,10 @@ std::string axe::trnsim::reportJson(const SimResult &r,
         reasons[reason] = ns;
     stalls[unitName(Unit(u))] = std::move(reasons);
   }
-  llvm::json::Object report{{"total_ns", r.totalNs},
-                            {"engines", std::move(engines)},
-                            {"hfu", r.hfu(params)},
-                            {"stalls", std::move(stalls)}};
+  llvm::json::Object report{
+      {"total_ns", r.totalNs},   {"engines", std::move(engines)},
+      {"hfu", r.hfu(params)},    {"stalls", std::move(stalls)},
+      {"dma_bytes", r.dmaBytes}, {"hbm_bytes", r.hbmBytes}};
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";

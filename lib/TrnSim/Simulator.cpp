@@ -74,10 +74,12 @@ struct Instr {
   double cycles = 0;
   SmallVector<Access, 4> accesses;
   bool usesSbufPort = false, usesPsumPort = false;
-  // DMA only.
+  // DMA only: the partitions it moves (which engines), the bytes its
+  // engines' data paths move, those that cross HBM, its descriptors, and
+  // its queue.
   int64_t startPartition = 0, partitions = 128;
-  double bytes = 0, descriptors = 0;
-  bool touchesHbm = false;
+  double bytes = 0, hbmBytes = 0, descriptors = 0;
+  int queue = 0;
 };
 
 /// Places instructions in time (docs/TrnSim.md, "Timing").
@@ -86,6 +88,7 @@ public:
   Scheduler(const SimOptions &options, SimResult &result)
       : p(options.params), trace(options.trace), result(result), deps(p),
         dmaEngines(std::max(1, int(p.dmaEngines))),
+        hbmBusyUntil(dmaEngines.size(), 0.0),
         queueEnd(std::max(1, int(p.dmaQueues)),
                  std::vector<double>(dmaEngines.size(), 0.0)) {}
 
@@ -138,22 +141,44 @@ private:
           {instr.name, unitName(instr.unit).str(), start, issue});
   }
 
+  /// Engines that move HBM data at `time`: this transfer's own, and the
+  /// others whose last HBM share ends later. They share hbm_bw.
+  int activeHbmEngines(ArrayRef<cost::DmaPart> parts, double time) const {
+    SmallVector<bool, 16> active(dmaEngines.size(), false);
+    for (const cost::DmaPart &part : parts)
+      active[part.engine] = true;
+    for (size_t e = 0; e < active.size(); ++e)
+      active[e] = active[e] || hbmBusyUntil[e] > time;
+    return int(llvm::count(active, true));
+  }
+
   void scheduleDma(const Instr &instr) {
     Readiness r = deps.ready(instr.accesses, Unit::DMA);
-    size_t q = dmaCount++ % queueEnd.size();
+    size_t q = size_t(instr.queue) % queueEnd.size();
     SmallVector<cost::DmaPart> parts =
         cost::splitDma(instr.startPartition, instr.partitions, instr.bytes,
-                       instr.descriptors, p);
+                       instr.hbmBytes, instr.descriptors, p);
+    double queueReady = INFINITY;
+    for (const cost::DmaPart &part : parts)
+      queueReady = std::min(queueReady, queueEnd[q][part.engine]);
+    double hbmShare = cost::hbmShareBw(
+        activeHbmEngines(parts, std::max(r.time, queueReady)), p);
     double first = INFINITY, last = 0, free = INFINITY;
     for (const cost::DmaPart &part : parts) {
       Timeline &engine = dmaEngines[part.engine];
       free = std::min(free, engine.lastEnd());
-      double ns = cost::dmaEngineNs(part, instr.touchesHbm, p);
+      // The engine is busy for `ns`; the queue's descriptors, one at a
+      // time, stretch the share to at least `queueNs` from when the queue
+      // took it. Other queues fill the engine's idle time meanwhile.
+      double ns = cost::dmaEngineNs(part, hbmShare, p);
       double ready = std::max(r.time, queueEnd[q][part.engine]);
       double start = engine.book(ready, ns);
-      queueEnd[q][part.engine] = start + ns;
+      double end = std::max(start + ns, ready + cost::dmaQueueNs(part, p));
+      queueEnd[q][part.engine] = end;
+      if (part.hbmBytes > 0)
+        hbmBusyUntil[part.engine] = std::max(hbmBusyUntil[part.engine], end);
       first = std::min(first, start);
-      last = std::max(last, start + ns);
+      last = std::max(last, end);
       result.busyNs[int(Unit::DMA)] += ns / dmaEngines.size();
     }
     if (r.time > free)
@@ -163,6 +188,7 @@ private:
     double complete = last + p.dmaFixedNs;
     deps.record(instr.accesses, {Unit::DMA, complete, complete});
     result.dmaBytes += instr.bytes;
+    result.hbmBytes += instr.hbmBytes;
     result.totalNs = std::max(result.totalNs, complete);
     if (trace)
       result.trace.push_back(
@@ -176,6 +202,8 @@ private:
   std::array<double, kNumUnits> queueFree{};
   double sbufPortFree = 0, psumPortFree = 0;
   std::vector<Timeline> dmaEngines;
+  // Per DMA engine: the end of its last share that moves HBM data.
+  std::vector<double> hbmBusyUntil;
   // Per DMA queue and engine: the end of the queue's last transfer there.
   std::vector<std::vector<double>> queueEnd;
   size_t dmaCount = 0;
@@ -226,6 +254,7 @@ private:
   void setPorts(Instr &instr, ArrayRef<const View *> views);
 
   LogicalResult runDma(trn::DmaCopyOp op);
+  int dmaQueueOf(Operation *op);
   LogicalResult runMatmul(trn::MatmulOp op);
   LogicalResult runTranspose(trn::TransposeOp op);
   LogicalResult runActivation(trn::ActivationOp op);
@@ -244,6 +273,8 @@ private:
   const SimParams &p;
   SimResult result;
   Scheduler scheduler;
+  // The DMA queue of each dma_copy in the program text (dmaQueueOf).
+  llvm::DenseMap<Operation *, int> dmaQueues;
   AsmState asmState;
   std::vector<Buffer> buffers;
   DenseMap<Value, int64_t> ints;
@@ -827,6 +858,13 @@ static int64_t contiguousRun(const View &v, bool onChip) {
   return run;
 }
 
+/// One DMA instruction of the program is triggered by one engine on one
+/// queue, so all its executions run in order on that queue; the program's
+/// dma_copy ops take the queues in turn, in the order they first run.
+int Interpreter::dmaQueueOf(Operation *op) {
+  return dmaQueues.try_emplace(op, int(dmaQueues.size())).first->second;
+}
+
 LogicalResult Interpreter::runDma(trn::DmaCopyOp op) {
   FailureOr<View> src = getView(op, op.getSrc()),
                   dst = getView(op, op.getDst());
@@ -842,10 +880,14 @@ LogicalResult Interpreter::runDma(trn::DmaCopyOp op) {
   addAccess(in, *dst, true);
   bool srcChip = space(*src) != trn::MemorySpace::HBM;
   bool dstChip = space(*dst) != trn::MemorySpace::HBM;
-  in.touchesHbm = !srcChip || !dstChip;
+  // A casting copy reads one type and writes the other: the data path
+  // moves the wider, HBM sees its own side's bytes.
   int64_t n = src->numElements();
-  in.bytes = double(n) * std::max(elemBytes(elementType(*src)),
-                                  elemBytes(elementType(*dst)));
+  double srcBytes = double(n) * elemBytes(elementType(*src));
+  double dstBytes = double(n) * elemBytes(elementType(*dst));
+  in.bytes = std::max(srcBytes, dstBytes);
+  in.hbmBytes = (srcChip ? 0 : srcBytes) + (dstChip ? 0 : dstBytes);
+  in.queue = dmaQueueOf(op);
   int64_t run =
       std::min(contiguousRun(*src, srcChip), contiguousRun(*dst, dstChip));
   in.descriptors = double((n + run - 1) / run);

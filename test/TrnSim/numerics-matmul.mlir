@@ -15,12 +15,16 @@
 // TILED: check-matmul: 262144 elements, max_abs_err={{.*}}: PASS
 // The Chrome trace: a named track per engine and DMA queue, one complete
 // ("X") event per instruction, in microseconds. The first matmul starts
-// when its two loads are visible: they share the 16 DMA engines, so the
-// second ends at 120.471 + 481.882 ns, visible 1300 ns later.
+// when its two loads are visible. Under the calibrated defaults they take
+// two queues (two dma_copy ops) and share the 16 DMA engines: the lhsT
+// load (256 B rows, 8 per engine) holds each engine 8 x 73.85 + 2048 / 27.2
+// = 666.094 ns (its queue takes 8 x 150.2 = 1201.6); the rhs load (1 KiB
+// rows) then holds it 8 x 73.85 + 8192 / 27.2 = 891.976 ns, to 1558.071,
+// after its queue's 1201.6; visible 1300 ns later, at 2858.071.
 // TRACE: {"displayTimeUnit":"ns","traceEvents":[
 // TRACE-SAME: {"args":{"name":"dma q0"},"name":"thread_name","ph":"M","pid":0,"tid":0}
 // TRACE-SAME: {"args":{"name":"tensor"},"name":"thread_name","ph":"M","pid":0,"tid":2}
-// TRACE-SAME: {"dur":0.18285714{{[0-9]*}},"name":"matmul start","ph":"X","pid":0,"tid":2,"ts":1.90235294{{[0-9]*}}}
+// TRACE-SAME: {"dur":0.18285714{{[0-9]*}},"name":"matmul start","ph":"X","pid":0,"tid":2,"ts":2.85807058{{[0-9]*}}}
 // 16 matmuls of 512 cycles at 2.8 GHz.
 // TIMING: "tensor": {
 // TIMING-NEXT: "busy_ns": 2925.71428571

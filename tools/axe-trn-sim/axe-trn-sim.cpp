@@ -2,7 +2,8 @@
 //
 // Kernel mode:
 //   axe-trn-sim FILE --kernel=NAME [--timing-only] [--report=R.json]
-//               [--trace=T.json] [--param name=value]... [--check-matmul]
+//               [--trace=T.json] [--params=calibrated|documented]
+//               [--param name=value]... [--check-matmul]
 // simulates one func.func of trn instructions (docs/TrnSim.md): prints a
 // summary, writes the JSON report and the Chrome trace, and with numerics
 // on compares a matmul kernel's output with a host reference. Its
@@ -74,6 +75,11 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     traceFile("trace", cl::desc("write a Chrome trace (Perfetto) here"),
               cl::cat(cat));
+static cl::opt<std::string>
+    paramSet("params",
+             cl::desc("the parameter set: calibrated (the default) or "
+                      "documented (published figures only)"),
+             cl::init("calibrated"), cl::cat(cat));
 static cl::list<std::string> params("param",
                                     cl::desc("override a model parameter: "
                                              "name=value"),
@@ -356,6 +362,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "simulator of trn kernels\n");
 
   SimOptions options;
+  llvm::Expected<SimParams> set = SimParams::named(paramSet);
+  if (!set)
+    return fail(llvm::toString(set.takeError()));
+  options.params = *set;
   for (const std::string &assignment : params)
     if (llvm::Error err = options.params.parseAssignment(assignment))
       return fail(llvm::toString(std::move(err)));

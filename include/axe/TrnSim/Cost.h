@@ -48,23 +48,36 @@ double memset(int64_t n, bool halfRate, const SimParams &params);
 /// iota and affine_select: GPSIMD_START + N.
 double gpsimdPattern(int64_t n, const SimParams &params);
 
-/// The share of one DMA engine in a transfer.
+/// The share of one DMA engine in a transfer. `bytes` is what its data path
+/// moves (the wider side of a casting copy); `hbmBytes` what it reads from
+/// or writes to HBM (both sides of an HBM-to-HBM copy, 0 on chip).
 struct DmaPart {
   int engine;
   double bytes;
+  double hbmBytes;
   double descriptors;
 };
 /// Splits a transfer over the DMA engines: partition p goes to engine
 /// p / (128 / dma_engines); bytes and descriptors are shared in proportion
 /// to the partitions each engine serves.
 llvm::SmallVector<DmaPart> splitDma(int64_t startPartition, int64_t partitions,
-                                    double bytes, double descriptors,
+                                    double bytes, double hbmBytes,
+                                    double descriptors,
                                     const SimParams &params);
-/// ns one engine spends on its share: descriptors x dma_desc_ns +
-/// bytes / bandwidth, the bandwidth capped by the engine's share of HBM
-/// when the transfer touches HBM.
-double dmaEngineNs(const DmaPart &part, bool touchesHbm,
+/// HBM bytes per ns left to each of `activeEngines` engines that move HBM
+/// data at the same time: hbm_bw is shared, not a fixed share per engine.
+double hbmShareBw(int activeEngines, const SimParams &params);
+/// ns of an engine's own time on its share: descriptors x dma_desc_ns plus
+/// its bytes at dma_engine_bw, or its HBM bytes at `hbmShare` if longer.
+double dmaEngineNs(const DmaPart &part, double hbmShare,
                    const SimParams &params);
+/// ns the share takes at least from its queue's start: one descriptor per
+/// dma_queue_desc_ns (a queue's descriptors are processed one at a time).
+double dmaQueueNs(const DmaPart &part, const SimParams &params);
+/// Bytes per ns one engine sustains moving rows of `rowBytes` (one
+/// descriptor each) from `queues` busy queues, HBM not binding: the row
+/// rate is bounded by the engine's time per row and by the queues' rate.
+double dmaStreamBw(double rowBytes, int queues, const SimParams &params);
 } // namespace cost
 
 } // namespace axe::trnsim

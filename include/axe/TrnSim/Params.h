@@ -2,8 +2,9 @@
 //
 // Every number the timing model uses and that is not a hardware limit of
 // TrnMachine.h lives here, under a name that `axe-trn-sim --param
-// name=value` overrides. Each default cites TRN.md (shared/design/research):
-// [O] an official AWS figure, [E] an estimate that calibration may change.
+// name=value` overrides. Each cites its public source: [O] an official AWS
+// figure, [E] an estimate, [fitted] calibrated on the NKI matmul tutorial's
+// DMA-bound kernels. `axe-trn-sim --params=NAME` picks a named set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,19 +45,30 @@ struct SimParams {
   // Semaphore latency of a dependency between two compute engines, ns [E].
   double semNs = 50;
 
-  // DMA: engines per NeuronCore [O, 2.3], each serving 8 partitions, with
-  // 16 queues in-order per engine [O, 2.3].
+  // DMA (docs/TrnSim.md, "DMA"). The defaults are the calibrated machine
+  // (examples/trn/nki/calibrate.py); `documented()` has the published
+  // figures. Engines per NeuronCore, each serving 8 partitions, with 16
+  // queues in order per engine [O, AWS Neuron docs, DMA overview].
   double dmaEngines = 16;
   double dmaQueues = 16;
-  // Bytes per ns one DMA engine moves: 17 B/ns in the trn1 table [O, 2.3].
-  double dmaEngineBw = 17;
-  // ns per descriptor (one contiguous run of one partition) [E].
-  double dmaDescNs = 0;
-  // ns from the end of a transfer to its consumers seeing it (descriptor
-  // set-up, completion semaphore; "~1300 ns cross-engine") [O/E, 2.3].
+  // Bytes per ns of one engine's data path: the "theoretical bandwidth of
+  // 27.2 GB/s" per engine [O, DMA overview]. The documented set uses the
+  // table's sustained 17 B/ns instead, having no per-descriptor costs.
+  double dmaEngineBw = 27.2;
+  // ns of an engine's time per descriptor (one contiguous run of one
+  // partition), on top of its bytes: the per-packet overhead that makes
+  // small rows slow [fitted].
+  double dmaDescNs = 73.85;
+  // ns between two descriptors of one queue on one engine: a queue's
+  // descriptors are processed in order, one at a time, so a lone stream of
+  // small rows is latency-bound even when the engine is not busy [fitted].
+  double dmaQueueDescNs = 150.2;
+  // ns from the end of a transfer to its consumers seeing it (completion
+  // semaphore; "~1300 ns" semaphore-to-start) [O, DMA bandwidth guide].
   double dmaFixedNs = 1300;
   // HBM bandwidth of one NeuronCore, bytes per ns (820 GB/s per device, 2
-  // NeuronCores) [D, 2.2]; each engine moves at most its 1/dmaEngines share.
+  // NeuronCores) [O, Trn1 architecture; halved]: shared by the engines that
+  // are moving HBM bytes at the same time.
   double hbmBw = 410;
 
   // Stop after this many dynamic instructions (guards runaway loops).
@@ -73,6 +85,15 @@ struct SimParams {
     const char *help;
   };
   static llvm::ArrayRef<Entry> all();
+
+  /// The calibrated machine: the defaults above.
+  static SimParams calibrated() { return SimParams(); }
+  /// The published figures only: the DMA runs at the table's 17 B/ns with
+  /// no per-descriptor or per-queue cost (the docs give none).
+  static SimParams documented();
+  /// The set called `name` ("calibrated" or "documented"), or says why not.
+  static llvm::Expected<SimParams> named(llvm::StringRef name);
+  static llvm::ArrayRef<llvm::StringRef> setNames();
 };
 
 } // namespace axe::trnsim

@@ -59,7 +59,8 @@ struct SimResult {
   std::map<std::string, std::map<std::string, double>> stalls;
   /// 2*K*M*N of every matmul.
   double matmulFlops = 0;
-  double dmaBytes = 0;
+  /// Bytes the DMA engines' data paths moved, and those that crossed HBM.
+  double dmaBytes = 0, hbmBytes = 0;
   int64_t instructions = 0;
   std::vector<TraceEvent> trace;
 
@@ -78,7 +79,7 @@ mlir::FailureOr<SimResult> simulate(mlir::func::FuncOp kernel,
                                     const SimOptions &options);
 
 /// The report: {"total_ns", "engines": {unit: {"busy_ns", "utilization"}},
-/// "hfu", "stalls": {unit: {reason: ns}}}.
+/// "hfu", "stalls": {unit: {reason: ns}}, "dma_bytes", "hbm_bytes"}.
 std::string reportJson(const SimResult &result, const SimParams &params);
 /// The trace in Chrome's trace event format (Perfetto opens it).
 std::string traceJson(const SimResult &result);
