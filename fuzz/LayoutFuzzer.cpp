@@ -1,8 +1,8 @@
 //===- LayoutFuzzer.cpp - libFuzzer target for the layout notation -------===//
 //
 // axe-layout-fuzz: arbitrary bytes through parseLayout (the notation of
-// LAYOUT_SPEC.md section 3, swizzled or not). Every parse either fails with a
-// reason or yields a layout on which the algebra's laws are checked:
+// docs/LayoutSemantics.md section 3, swizzled or not). Every parse either fails
+// with a reason or yields a layout on which the algebra's laws are checked:
 //
 //   * print(parse(x)) parses back to the same layout;
 //   * canonicalize is idempotent and keeps the map (brute force, and
@@ -42,7 +42,7 @@ using namespace axe::fuzz;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Wide-integer model of LAYOUT_SPEC.md section 2
+// Wide-integer model of docs/LayoutSemantics.md section 2
 //===----------------------------------------------------------------------===//
 
 // Sums of int64 strides and offsets may not fit in int64; the model must not

@@ -240,7 +240,7 @@ Result<bool> axe::equivalent(const TileLayout &a, const TileLayout &b) {
   TileLayout ca = canonicalize(a), cb = canonicalize(b);
   if (ca == cb)
     return true;
-  // Canonical forms under the gap condition are unique (seed 000, Theorem
+  // Canonical forms under the gap condition are unique (the Axe paper, Theorem
   // A.14), so differing forms mean differing maps.
   if (gapConditionHolds(ca) && gapConditionHolds(cb))
     return false;

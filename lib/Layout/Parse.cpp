@@ -1,7 +1,7 @@
 //===- Parse.cpp - Text notation of tile layouts (print and parse) --------===//
 //
-// The grammar of LAYOUT_SPEC.md section 3. The printer and the parser are
-// exact inverses on every layout: an empty list prints as "()", "@m" is
+// The grammar of docs/LayoutSemantics.md section 3. The printer and the parser
+// are exact inverses on every layout: an empty list prints as "()", "@m" is
 // omitted, and offsets print in axis-name order.
 //
 //===----------------------------------------------------------------------===//

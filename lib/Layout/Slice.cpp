@@ -1,12 +1,12 @@
 //===- Slice.cpp - Layouts of box regions of a tensor ---------------------===//
 //
-// slice() works per grouped dim (LAYOUT_SPEC.md section 8; seed 000,
-// appendix E): the dim's block of iters is a mixed radix, fastest last. The
-// fastest digits that the region walks whole are peeled; the next (the
-// pivot) is walked either without a wrap (one iter) or across exactly one
-// wrap in two equal halves (two iters). With a start known only by its
-// alignment, the iters must not depend on the start, so only peeling and the
-// no-wrap form apply, and for every allowed start.
+// slice() works per grouped dim (docs/LayoutSemantics.md section 8; the Axe
+// paper, appendix E): the dim's block of iters is a mixed radix, fastest last.
+// The fastest digits that the region walks whole are peeled; the next (the
+// pivot) is walked either without a wrap (one iter) or across exactly one wrap
+// in two equal halves (two iters). With a start known only by its alignment,
+// the iters must not depend on the start, so only peeling and the no-wrap form
+// apply, and for every allowed start.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,10 +1,10 @@
 //===- Tile.cpp - Tile (Kronecker product), direct sum and their inverses -===//
 //
 // tile(A, B) and A (+) B interleave the grouped blocks of the outer and inner
-// layouts per dim (LAYOUT_SPEC.md section 7; seed 000, appendices C, D, F).
-// The inverses read a candidate operand off the interleaved grouping of the
-// given layout, then confirm it by rebuilding the layout and comparing maps:
-// they answer "no" with a reason rather than return a wrong operand.
+// layouts per dim (docs/LayoutSemantics.md section 7; the Axe paper, appendices
+// C, D, F). The inverses read a candidate operand off the interleaved grouping
+// of the given layout, then confirm it by rebuilding the layout and comparing
+// maps: they answer "no" with a reason rather than return a wrong operand.
 //
 //===----------------------------------------------------------------------===//
 

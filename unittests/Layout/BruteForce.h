@@ -1,8 +1,8 @@
 //===- BruteForce.h - Reference semantics and random layouts ----*- C++ -*-===//
 //
-// An independent, deliberately naive model of LAYOUT_SPEC.md section 2 that
-// the property tests compare the algebra against, and a seeded generator of
-// random layouts. Nothing here calls the algebra's apply().
+// An independent, deliberately naive model of docs/LayoutSemantics.md section 2
+// that the property tests compare the algebra against, and a seeded generator
+// of random layouts. Nothing here calls the algebra's apply().
 //
 //===----------------------------------------------------------------------===//
 

@@ -146,8 +146,8 @@ Layout parseLayoutOrDie(llvm::StringRef text) {
 //===----------------------------------------------------------------------===//
 
 TEST(InstanceView, SpecExample) {
-  // LAYOUT_SPEC.md section 2: (2, 9) lands on {warpid 6, laneid 8, m 1} and
-  // {warpid 10, laneid 8, m 1}.
+  // docs/LayoutSemantics.md section 2: (2, 9) lands on {warpid 6, laneid 8,
+  // m 1} and {warpid 10, laneid 8, m 1}.
   Layout l = parseLayoutOrDie(
       "S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] "
       "+ 5@warpid");

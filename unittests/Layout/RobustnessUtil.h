@@ -1,15 +1,15 @@
 //===- RobustnessUtil.h - Shared by the robustness tests --------*- C++ -*-===//
 //
-// LAYOUT_SPEC.md section 11: no input may crash the library or produce a
-// silently wrong layout, and int64 overflow is detected and reported. These
+// docs/LayoutSemantics.md section 11: no input may crash the library or produce
+// a silently wrong layout, and int64 overflow is detected and reported. These
 // tests feed mutated notation to the parsers and extreme arguments (empty,
-// zero, negative and huge dims, rank mismatches, regions out of bounds,
-// strides and offsets near the int64 limits, bad alignments, enum values
-// that are no enumerator) to every operation. Each call must either fail with
-// a message or return a result that the brute-force model of BruteForce.h
-// confirms (at every element of a small result, at sampled elements of a
-// large one). Run under ASan and UBSan to catch undefined behaviour as well;
-// set AXE_FUZZ_SEED=<n> to fuzz with other seeds.
+// zero, negative and huge dims, rank mismatches, regions out of bounds, strides
+// and offsets near the int64 limits, bad alignments, enum values that are no
+// enumerator) to every operation. Each call must either fail with a message or
+// return a result that the brute-force model of BruteForce.h confirms (at every
+// element of a small result, at sampled elements of a large one). Run under
+// ASan and UBSan to catch undefined behaviour as well; set AXE_FUZZ_SEED=<n> to
+// fuzz with other seeds.
 //
 // The robustness tests are split by what they feed: RobustParseTest.cpp
 // (parsing mutated and random text, layout queries at the limits),

@@ -196,7 +196,7 @@ TEST(TileOf, SpecExampleRoundTrips) {
 
 TEST(TileOf, SaysWhyNot) {
   // A 2x2 block of a width-4 matrix: span 6, so an outer step of 8 is not a
-  // scaled one (seed 000, appendix F.4: a direct sum but not a tile).
+  // scaled one (the Axe paper, appendix F.4: a direct sum but not a tile).
   TileLayout block = parseOrDie("S[(2,2):(4,1)]");
   TileLayout whole = parseOrDie("S[16:1]");
   Result<TileLayout> outer = tileOf(whole, {4, 4}, block, {2, 2});

@@ -56,8 +56,8 @@ private:
   std::map<std::string, mlir::Value> values;
 };
 
-/// Applies Swizzle(M, B, S) to a linear address `m` (LAYOUT_SPEC.md section
-/// 9): bits [M, M+B) of m are XORed with bits [M+S, M+S+B).
+/// Applies Swizzle(M, B, S) to a linear address `m` (docs/LayoutSemantics.md
+/// section 9): bits [M, M+B) of m are XORed with bits [M+S, M+S+B).
 mlir::Value emitSwizzle(mlir::OpBuilder &b, mlir::Location loc,
                         const Swizzle &swizzle, mlir::Value m);
 

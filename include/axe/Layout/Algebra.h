@@ -1,8 +1,8 @@
 //===- Algebra.h - Operations on tile layouts -------------------*- C++ -*-===//
 //
 // Canonicalization, equivalence, group, tile and its inverses, direct sum and
-// its inverses, slice (LAYOUT_SPEC.md sections 4-8). Every operation that can
-// fail returns a Result whose message says what did not fit.
+// its inverses, slice (docs/LayoutSemantics.md sections 4-8). Every operation
+// that can fail returns a Result whose message says what did not fit.
 //
 //===----------------------------------------------------------------------===//
 

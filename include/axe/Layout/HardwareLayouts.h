@@ -1,10 +1,10 @@
 //===- HardwareLayouts.h - Layouts that instructions require ----*- C++ -*-===//
 //
-// Constructors for the layouts hardware instructions impose (LAYOUT_SPEC.md
-// section 10). Each returns an ordinary TileLayout (or a swizzled Layout),
-// never a special object; each documents the logical shape it admits and the
-// definition it encodes, and fails with a reason on arguments the hardware
-// does not have.
+// Constructors for the layouts hardware instructions impose
+// (docs/LayoutSemantics.md section 10). Each returns an ordinary TileLayout (or
+// a swizzled Layout), never a special object; each documents the logical shape
+// it admits and the definition it encodes, and fails with a reason on arguments
+// the hardware does not have.
 //
 // Register fragments use m as the register slot axis, counted in elements
 // (two 16-bit elements share one 32-bit register: see packToWords).
@@ -147,7 +147,7 @@ Result<Shape> swizzleAtomShape(SwizzleMode mode, unsigned elementBits);
 Result<Layout> swizzleAtom(SwizzleMode mode, unsigned elementBits);
 
 //===----------------------------------------------------------------------===//
-// Trainium-like accelerator memories (seed 000, appendix H)
+// Trainium-like accelerator memories (the Axe paper, appendix H)
 //===----------------------------------------------------------------------===//
 
 struct AcceleratorConfig {

@@ -7,12 +7,12 @@
 // elements that instance holds, their logical coordinates and where it keeps
 // them. This is that view (Triton's emitIndices plays the role there).
 //
-// Given the instance axes A, each placement p of element x (LAYOUT_SPEC.md
-// section 2) splits into p|A, the instance that holds x, and the rest, where
-// that instance keeps it. A shard iter on an axis of A with a non-zero stride
-// is *fixed* by the instance: its digit is solved from the instance's
-// coordinate. Every other shard iter is *local*: the instance holds each of
-// its values. So the elements of instance t are
+// Given the instance axes A, each placement p of element x
+// (docs/LayoutSemantics.md section 2) splits into p|A, the instance that holds
+// x, and the rest, where that instance keeps it. A shard iter on an axis of A
+// with a non-zero stride is *fixed* by the instance: its digit is solved from
+// the instance's coordinate. Every other shard iter is *local*: the instance
+// holds each of its values. So the elements of instance t are
 //
 //   x(t, j) = base(t) + sum over local iters k of digit_k(j) * place_k
 //

@@ -1,8 +1,8 @@
 //===- Swizzle.h - XOR swizzles and swizzled (composed) layouts -*- C++ -*-===//
 //
-// A swizzle permutes a linear address on axis m (LAYOUT_SPEC.md section 9).
-// A Layout is a TileLayout optionally followed by a swizzle of its m
-// coordinate; it is the value a buffer carries.
+// A swizzle permutes a linear address on axis m (docs/LayoutSemantics.md
+// section 9). A Layout is a TileLayout optionally followed by a swizzle of its
+// m coordinate; it is the value a buffer carries.
 //
 // Text form of a swizzled layout: "SW(M, B, S) o <tile layout>", e.g.
 //   SW(3, 3, 3) o S[(8, 64) : (64, 1)]

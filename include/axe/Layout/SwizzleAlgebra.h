@@ -7,7 +7,7 @@
 // Shared-memory layouts are usually a swizzle atom (e.g. 8 rows of 128 bytes
 // under SW(3, 3, 3)) repeated over a larger tile. tileSwizzledAtom and
 // swizzledTileOf build such a layout from its atom and recognise it again
-// (LAYOUT_SPEC.md sections 7 and 9).
+// (docs/LayoutSemantics.md sections 7 and 9).
 //
 // Tiling a swizzled atom SW o A by an outer layout B means
 //

@@ -1,7 +1,7 @@
 //===- TargetFusion.h - Thread-axis fusion and element packing --*- C++ -*-===//
 //
 // Two rewrites that need facts about a target rather than the algebra alone
-// (LAYOUT_SPEC.md section 4, "target axis fusion"):
+// (docs/LayoutSemantics.md section 4, "target axis fusion"):
 //
 //  * fusing hierarchical thread axes into their parent: with L lanes per warp
 //    and W warps per warpgroup,

@@ -1,8 +1,8 @@
 //===- TileLayout.h - The Axe tile layout (shard, replica, offset) -*- C++ -*-//
 //
 // A TileLayout maps a flat logical index to a *set* of physical coordinates
-// over named axes (LAYOUT_SPEC.md sections 1-2). This header holds the object
-// and its direct queries; the algebra on it lives in Algebra.h.
+// over named axes (docs/LayoutSemantics.md sections 1-2). This header holds the
+// object and its direct queries; the algebra on it lives in Algebra.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,11 +84,12 @@ public:
                         llvm::ArrayRef<int64_t> shape) const;
 
   /// Per-axis span 1 + sum (e-1)|s| over shard and replica iters on the axis
-  /// (LAYOUT_SPEC.md section 5). Axes of the layout without iters have span 1.
+  /// (docs/LayoutSemantics.md section 5). Axes of the layout without iters
+  /// have span 1.
   Coord span() const;
   int64_t span(llvm::StringRef axis) const;
 
-  /// The text notation of LAYOUT_SPEC.md section 3.
+  /// The text notation of docs/LayoutSemantics.md section 3.
   std::string str() const;
 
   /// Structural equality (same iters in the same order, same offset).
@@ -101,7 +102,8 @@ private:
   Coord offsetCoord;
 };
 
-/// Parses the notation of LAYOUT_SPEC.md section 3. Failures say where.
+/// Parses the notation of docs/LayoutSemantics.md section 3. Failures say
+/// where.
 Result<TileLayout> parseTileLayout(llvm::StringRef text);
 
 /// Product of a shape's dims, failing on non-positive dims or overflow.

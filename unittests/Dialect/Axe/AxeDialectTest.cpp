@@ -56,7 +56,7 @@ TEST_F(AxeDialectTest, LayoutInterfaceAnswersThroughTheLibrary) {
   EXPECT_FALSE(attr.admitsShape({8, 8}));
   EXPECT_FALSE(attr.isSwizzled());
 
-  // The worked example of LAYOUT_SPEC.md section 2: element (2, 9).
+  // The worked example of docs/LayoutSemantics.md section 2: element (2, 9).
   auto images = attr.applyAt({2, 9}, {8, 16});
   ASSERT_TRUE(bool(images)) << images.message();
   ASSERT_EQ(images->size(), 2u);

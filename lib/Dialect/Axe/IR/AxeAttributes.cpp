@@ -123,7 +123,8 @@ static FailureOr<SMLoc> skipLayoutTokens(AsmParser &parser) {
     if (succeeded(parser.parseOptionalKeyword(&keyword)))
       continue;
     return parser.emitError(loc, "unexpected token in layout; expected the "
-                                 "notation of LAYOUT_SPEC.md section 3, e.g. "
+                                 "layout notation of docs/LayoutSemantics.md "
+                                 "section 3, e.g. "
                                  "S[(8, 4) : (4@laneid, 1@laneid)]");
   }
 }

@@ -21,8 +21,8 @@ def Axe_LayoutAttr : Axe_Attr<"Layout", [
   let mnemonic = "layout";
   let summary = "An Axe tile layout: shard, replica and offset over named axes";
   let description = [{
-    A tile layout in the notation of `LAYOUT_SPEC.md` section 3, parsed and
-    printed by the layout library:
+    A tile layout in the notation of `docs/LayoutSemantics.md` section 3,
+    parsed and printed by the layout library:
 
     ```mlir
     #axe.layout<S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + 5@warpid>
@@ -46,9 +46,9 @@ def Axe_SwizzledLayoutAttr : Axe_Attr<"SwizzledLayout", [
                                  "getCanonical"]>]> {
   let summary = "A tile layout followed by a swizzle of its m coordinate";
   let description = [{
-    `Swizzle(M, B, S)` composed after a tile layout (`LAYOUT_SPEC.md`
-    section 9). Written with the same `#axe.layout` spelling as a plain
-    layout:
+    `Swizzle(M, B, S)` composed after a tile layout
+    (`docs/LayoutSemantics.md` section 9). Written with the same
+    `#axe.layout` spelling as a plain layout:
 
     ```mlir
     #axe.layout<SW(3, 3, 3) o S[(8, 64) : (64, 1)]>

@@ -19,7 +19,7 @@ def Axe_Dialect : Dialect {
     places on named hardware axes (threads, memory, devices).
 
     Layouts are the attributes `#axe.layout<...>` written in the notation of
-    `LAYOUT_SPEC.md`, e.g.
+    `docs/LayoutSemantics.md` section 3, e.g.
 
     ```mlir
     #axe.layout<S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + 5@warpid>

@@ -39,14 +39,14 @@ def Axe_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
       (ins "::llvm::ArrayRef<int64_t>":$coord,
            "::llvm::ArrayRef<int64_t>":$shape), [{}],
       [{ return $_attr.getLayout().apply(coord, shape); }]>,
-    InterfaceMethod<"The axis-wise span (LAYOUT_SPEC.md section 5) of the "
-                    "memory the layout reaches.",
+    InterfaceMethod<"The axis-wise span (docs/LayoutSemantics.md section 5) "
+                    "of the memory the layout reaches.",
       "::axe::Coord", "getSpan">,
     InterfaceMethod<"Every axis the layout mentions, sorted by name.",
       "::llvm::SmallVector<std::string, 4>", "getAxes", (ins), [{}],
       [{ return $_attr.getLayout().tile().axes(); }]>,
-    InterfaceMethod<"The same map in canonical form (LAYOUT_SPEC.md "
-                    "section 4), as an attribute.",
+    InterfaceMethod<"The same map in canonical form "
+                    "(docs/LayoutSemantics.md section 4), as an attribute.",
       "::axe::LayoutAttrInterface", "getCanonical">,
     InterfaceMethod<"Whether the attribute already is in canonical form.",
       "bool", "isCanonical", (ins), [{}],

@@ -213,8 +213,8 @@ def Axe_ViewOp : Axe_Op<"view", [Pure]> {
     device axes (`gpuid`, or a mesh's own axes), the memref is one device's
     shard: the iters on memory axes must be the memref's layout, and the
     iters on device axes form the grid of shards (the layout is the direct
-    sum of the two, `LAYOUT_SPEC.md` section 7). Replicas on device axes mean
-    every device in them holds a copy.
+    sum of the two, `docs/LayoutSemantics.md` section 7). Replicas on device
+    axes mean every device in them holds a copy.
 
     ```mlir
     // Each of 4 devices holds rows [16 d, 16 d + 16) of a 64x128 tensor.
@@ -241,15 +241,15 @@ def Axe_SliceOp : Axe_Op<"slice", [Pure]> {
   let summary = "A box region of a buffer, with the layout the slice algebra gives";
   let description = [{
     The region of `source` that starts at `starts` (values or constants) with
-    the shape of the result type. The result's layout must have the map of
-    the library's `slice` (`LAYOUT_SPEC.md` section 8); any equivalent form
-    is accepted. A start given as a value is known by its alignment only
-    (the largest constant it is a multiple of, as far as constants,
-    `arith.addi`/`muli` and loop induction variables show); the slice's
-    iters must not depend on its value. The contribution of such a start to
-    the result's offset is computed at run time, so the result layout holds
-    only the constant starts' contribution (for a swizzled source, the run
-    time contribution is added to `m` before the swizzle applies).
+    the shape of the result type. The result's layout must have the map of the
+    library's `slice` (`docs/LayoutSemantics.md` section 8); any equivalent form
+    is accepted. A start given as a value is known by its alignment only (the
+    largest constant it is a multiple of, as far as constants,
+    `arith.addi`/`muli` and loop induction variables show); the slice's iters
+    must not depend on its value. The contribution of such a start to the
+    result's offset is computed at run time, so the result layout holds only the
+    constant starts' contribution (for a swizzled source, the run time
+    contribution is added to `m` before the swizzle applies).
 
     A register slice at a value start is held by the scope of the thread
     axes the start moves along, though its layout leaves them out: a row of

@@ -1,8 +1,9 @@
 //===- TrnMachine.h - Limits of a trn1 NeuronCore-v2 ------------*- C++ -*-===//
 //
 // The figures the trn verifiers check, in one place. Each is an official AWS
-// figure collected in shared/design/research/TRN.md (sections 1.2-1.4 and
-// 2.2), from the Trainium architecture guide and the nki.isa reference.
+// figure from the AWS Neuron documentation: the Trainium/Inferentia2
+// architecture guide for NKI (engines, memories and their connections) and
+// the nki.isa API reference (operand rules of each instruction).
 //
 //===----------------------------------------------------------------------===//
 
