@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AxeKernelJit.h"
-#include "axe/Runtime/MPIRuntime.h"
+#include "axe/Support/MPIStepABI.h"
 
 #include <benchmark/benchmark.h>
 #include <mpi.h>

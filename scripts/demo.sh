@@ -90,7 +90,7 @@ kdir=$(mktemp -d)
 llvm=/usr/lib/llvm-22
 "$build/bin/axe-opt" "$root/test/Dialect/Axe/kernels/gemm_sm80.mlir" --axe-to-cpu |
   $llvm/bin/mlir-translate --mlir-to-llvmir -o "$kdir/kernel.ll"
-"$build/bin/axe-opt" "$root/test/Integration/CPU/Inputs/gemm-sm80-main.mlir" --axe-to-cpu |
+"$build/bin/axe-opt" "$root/test/Integration/CrossTarget/Inputs/gemm-sm80-main.mlir" --axe-to-cpu |
   $llvm/bin/mlir-translate --mlir-to-llvmir -o "$kdir/main.ll"
 result=$($llvm/bin/lli -O2 --dlopen=$llvm/lib/libmlir_runner_utils.so \
   --dlopen=$llvm/lib/libmlir_c_runner_utils.so --extra-module="$kdir/kernel.ll" "$kdir/main.ll")
@@ -108,7 +108,7 @@ say "2-CTA clusters), run lane by lane by axe-gpu-run with races checked (its de
 "$build/bin/axe-opt" "$root/test/Dialect/Axe/kernels/gemm_sm90_ws.mlir" --axe-to-nvvm=chip=sm_90 \
   > "$kdir/gemm_sm90_ws.nvvm.mlir"
 gpu_result=$("$build/bin/axe-gpu-run" "$kdir/gemm_sm90_ws.nvvm.mlir" \
-  --extra-module="$root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir" \
+  --extra-module="$root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir" \
   -e main -entry-point-result=i32 --stats="$kdir/gemm_sm90_ws.stats.json" \
   -shared-libs=$llvm/lib/libmlir_runner_utils.so,$llvm/lib/libmlir_c_runner_utils.so)
 echo "$gpu_result"

@@ -7,7 +7,7 @@ gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
 
   * the benchmark kernels of this folder (gemm_sm90_4096*.mlir), for
     GemmVsCublas.cpp, which includes their list (kernels.inc);
-  * every test of test/Integration/CPU and test/GPUSim that the GPU
+  * every test of test/Integration/CrossTarget and test/GPUSim that the GPU
     interpreter runs from an axe source for sm_90 (its
     `axe-to-nvvm=chip=sm_90 | axe-gpu-run` RUN line): the kernel
     file, and the --extra-module host file if there is one, linked into one
@@ -157,7 +157,7 @@ def main():
 
     manifest = []
     tests = []
-    for d in ("Integration/CPU", "GPUSim"):
+    for d in ("Integration/CrossTarget", "GPUSim"):
         tests_dir = os.path.join(ROOT, "test", d)
         tests += [os.path.join(tests_dir, f) for f in sorted(os.listdir(tests_dir))
                   if f.endswith(".mlir")]

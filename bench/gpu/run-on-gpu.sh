@@ -2,7 +2,7 @@
 # Runs, on a machine with an NVIDIA GPU and the CUDA toolkit (no LLVM or
 # MLIR needed), what bench/gpu/prepare.py built: GemmVsCublas (axe's sm_90a
 # GEMMs against cuBLAS at 4096^3) and the integration tests of
-# test/Integration/CPU compiled for the GPU. Each program runs under a
+# test/Integration/CrossTarget compiled for the GPU. Each program runs under a
 # timeout, so that a kernel that deadlocks is reported, not waited for.
 #
 # With prepare.py --random N, also the seeded random kernels of

@@ -101,6 +101,9 @@ struct NvidiaGeneration {
   llvm::StringLiteral chip;
   llvm::StringLiteral description;
   int64_t smVersion;
+  /// The PTX ISA version x 10 that first has the chip's instructions (7.0
+  /// for sm_80, 8.0 for sm_90a, 8.6 for sm_100a).
+  int64_t ptxVersion;
   /// 0 before Hopper, which introduced warpgroups.
   int64_t warpsPerWarpgroup;
   /// 1 before Hopper, which introduced clusters.
@@ -121,6 +124,9 @@ TargetDescription makeNvidia(const NvidiaGeneration &g) {
   t.maxClusterSize = g.maxClusterSize;
   t.smVersion = g.smVersion;
   t.chip = g.chip;
+  t.ptxVersion = g.ptxVersion;
+  // CUDA's limit on static shared memory, the same on every generation.
+  t.staticSharedBytes = 48 * 1024;
   append(t.axes, kGridAxes);
   if (t.hasClusters())
     append(t.axes, kClusterAxes);
@@ -147,17 +153,17 @@ TargetDescription makeNvidia(const NvidiaGeneration &g) {
 }
 
 TargetDescription makeSm80() {
-  return makeNvidia({"sm_80", "sm_80",
-                     "NVIDIA Ampere: mma.sync, ldmatrix, cp.async", 80,
-                     /*warpsPerWarpgroup=*/0, /*maxClusterSize=*/1,
-                     /*sharedBytesPerCTA=*/163 * 1024});
+  return makeNvidia(
+      {"sm_80", "sm_80", "NVIDIA Ampere: mma.sync, ldmatrix, cp.async", 80,
+       /*ptxVersion=*/70, /*warpsPerWarpgroup=*/0, /*maxClusterSize=*/1,
+       /*sharedBytesPerCTA=*/163 * 1024});
 }
 
 TargetDescription makeSm90() {
   // wgmma and setmaxnreg exist only in the arch-specific sm_90a.
   TargetDescription t = makeNvidia(
       {"sm_90", "sm_90a", "NVIDIA Hopper: wgmma, TMA, thread-block clusters",
-       90, kWarpsPerWarpgroup, /*maxClusterSize=*/16,
+       90, /*ptxVersion=*/80, kWarpsPerWarpgroup, /*maxClusterSize=*/16,
        /*sharedBytesPerCTA=*/227 * 1024});
   addFeatures(t, {"wgmma"});
   addWgmmaAtoms(t);
@@ -167,7 +173,7 @@ TargetDescription makeSm90() {
 TargetDescription makeSm100a() {
   TargetDescription t = makeNvidia(
       {"sm_100a", "sm_100a", "NVIDIA Blackwell: tcgen05, tensor memory", 100,
-       kWarpsPerWarpgroup, /*maxClusterSize=*/16,
+       /*ptxVersion=*/86, kWarpsPerWarpgroup, /*maxClusterSize=*/16,
        /*sharedBytesPerCTA=*/227 * 1024});
   // Tensor memory: 128 lanes x 512 columns of 32-bit cells per SM.
   // TCol coordinates count elements, packed into 32-bit columns.

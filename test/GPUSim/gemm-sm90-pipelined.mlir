@@ -7,19 +7,19 @@
 // merged (both stages of a buffer in one gemm).
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 2 > %t.256.mlir
 // RUN: axe-opt %t.256.mlir --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 128 1 > %t.128.mlir
 // RUN: axe-opt %t.128.mlir --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 2 merged > %t.merged.mlir
 // RUN: axe-opt %t.merged.mlir --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
@@ -28,19 +28,19 @@
 // across tiles):
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 4 ring > %t.ring.mlir
 // RUN: axe-opt %t.ring.mlir --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 // RUN: python3 %axe_src_root/bench/gpu/gen_gemm_sm90.py gemm_sm90_ws 1024 512 256 4 persistent 3 > %t.persistent.mlir
 // RUN: axe-opt %t.persistent.mlir --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 // Both also run on the CPU, the partitions round by round with the
 // pipeline's acquires and waits as the rounds' boundaries:
-// RUN: axe-opt %axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir --axe-to-cpu \
+// RUN: axe-opt %axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir --axe-to-cpu \
 // RUN:   | mlir-translate --mlir-to-llvmir -o %t.main.ll
 // RUN: axe-opt %t.ring.mlir --axe-to-cpu | mlir-translate --mlir-to-llvmir -o %t.ring.ll
 // RUN: lli -O2 --dlopen=%mlir_lib_dir/libmlir_runner_utils%shlibext \
@@ -55,7 +55,7 @@
 // waits for the stage learns what the committing warps had observed.
 // RUN: sed 's/axe.pipeline_commit %%pipe\[%%i\([0-9]\)\], %%tA\([0-9]\), %%tB\([0-9]\)/axe.wait %%tA\2, %%tB\3 at warpgroup\n            axe.pipeline_commit %%pipe[%%i\1]/' %t.ring.mlir \
 // RUN:   | axe-opt --axe-to-nvvm=chip=sm_90 \
-// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
@@ -63,7 +63,7 @@
 // first read of a stage no consumer warp has observed (a schedule that
 // happens to run the producer ahead would otherwise hide it):
 // RUN: sed 's/axe.pipeline_wait .*//' %t.ring.mlir | axe-opt --axe-to-nvvm=chip=sm_90 \
-// RUN:   | not axe-gpu-run --extra-module=%axe_src_root/test/Integration/CPU/Inputs/gemm-sm90-ws-main.mlir \
+// RUN:   | not axe-gpu-run --extra-module=%axe_src_root/test/Integration/CrossTarget/Inputs/gemm-sm90-ws-main.mlir \
 // RUN:   -e main -entry-point-result=i32 \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN:   2>&1 | FileCheck %s --check-prefix=NOWAIT

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetTestUtils.h"
 #include "axe/Target/Target.h"
+#include "TargetTestUtils.h"
 #include "axe/Layout/Axis.h"
 #include "axe/Target/TargetPredicate.h"
 
@@ -112,6 +112,14 @@ TEST(TargetFeatures, Generations) {
   EXPECT_EQ(sm80.chip, "sm_80");
   EXPECT_EQ(sm90.chip, "sm_90a");
   EXPECT_EQ(sm100.chip, "sm_100a");
+  // What code generation reads from the description, not from sm versions.
+  EXPECT_EQ(sm80.ptxVersion, 70);
+  EXPECT_EQ(sm90.ptxVersion, 80);
+  EXPECT_EQ(sm100.ptxVersion, 86);
+  EXPECT_EQ(target("cpu").ptxVersion, 0);
+  for (const TargetDescription *t : {&sm80, &sm90, &sm100})
+    EXPECT_EQ(t->staticSharedBytes, 48 * 1024) << t->name.str();
+  EXPECT_EQ(target("trn1").staticSharedBytes, 0);
 
   for (llvm::StringRef f :
        {"mma.sync", "ldmatrix", "cp.async", "shfl", "redux.sync", "mbarrier"})

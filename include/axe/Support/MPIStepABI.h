@@ -1,4 +1,4 @@
-//===- MPIRuntime.h - The ABI between mesh collectives and MPI --*- C++ -*-===//
+//===- MPIStepABI.h - The ABI between mesh collectives and MPI --*- C++ -*-===//
 //
 // axe-to-cpu lowers an operator at mesh scope to one call per step of its
 // collective plan (axe/Layout/Collective.h):
@@ -30,11 +30,13 @@
 //
 // Nothing here includes MPI: the compiler uses the enums, the runtime
 // library (lib/Runtime/MPI, built when MPICH is found) implements the step.
+// It lives in Support, below both, because the two sides must agree on it
+// and neither may include the other.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_RUNTIME_MPIRUNTIME_H
-#define AXE_RUNTIME_MPIRUNTIME_H
+#ifndef AXE_SUPPORT_MPISTEPABI_H
+#define AXE_SUPPORT_MPISTEPABI_H
 
 #include <cstdint>
 
@@ -89,4 +91,4 @@ void axe_mpi_start(int64_t send, int64_t recv, const int64_t *descriptor);
 void axe_mpi_wait_all();
 }
 
-#endif // AXE_RUNTIME_MPIRUNTIME_H
+#endif // AXE_SUPPORT_MPISTEPABI_H

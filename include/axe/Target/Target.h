@@ -247,6 +247,13 @@ public:
   /// The chip name code generation targets ("sm_90a": wgmma and setmaxnreg
   /// exist only in the arch-specific variant); empty for non-NVIDIA targets.
   llvm::StringLiteral chip = "";
+  /// The PTX ISA version x 10 the chip's code needs at least (70, 80, 86);
+  /// 0 for non-NVIDIA targets.
+  int64_t ptxVersion = 0;
+  /// Shared memory a kernel may declare statically; a kernel that needs
+  /// more takes it as dynamic shared memory, which its launch sizes. 0 for
+  /// targets without shared memory.
+  int64_t staticSharedBytes = 0;
   /// What the machine has, by name: instruction families ("mma.sync",
   /// "ldmatrix", "wgmma", "tcgen05", "tensore", "dma"), memories ("tmem",
   /// "psum") and mechanisms ("clusters", "vector"). Predicates and schedules

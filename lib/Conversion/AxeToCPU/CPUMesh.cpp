@@ -5,7 +5,7 @@
 // planner (axe/Layout/Collective.h) turns the operands' layouts into steps
 // (reduce-scatter, all-gather, ...), and each step becomes one call
 // axe_mpi_step(send, recv, descriptor) into lib/Runtime/MPI with a constant
-// descriptor (axe/Runtime/MPIRuntime.h).
+// descriptor (axe/Support/MPIStepABI.h).
 //
 // Each process's buffer is an axe.view of its memref. The runtime sees that
 // memory as the dense row-major array of the local shape, which is what the
@@ -21,7 +21,7 @@
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Axis.h"
 #include "axe/Layout/Collective.h"
-#include "axe/Runtime/MPIRuntime.h"
+#include "axe/Support/MPIStepABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -46,13 +46,9 @@ using namespace mlir;
 namespace axe {
 namespace {
 
-/// The PTX ISA version a chip needs at least (sm_90a: 8.0, sm_100a: 8.6).
-StringRef ptxFeatures(const TargetDescription &target) {
-  if (target.smVersion >= 100)
-    return "+ptx86";
-  if (target.smVersion >= 90)
-    return "+ptx80";
-  return "+ptx70";
+/// The nvvm target's features: the PTX ISA version the chip needs.
+std::string ptxFeatures(const TargetDescription &target) {
+  return "+ptx" + std::to_string(target.ptxVersion);
 }
 
 FailureOr<const TargetDescription *> resolveTarget(Operation *anchor,
@@ -342,11 +338,6 @@ LogicalResult dropTokenCarriers(gpu::GPUFuncOp func, Value placeholder,
   return success();
 }
 
-/// Lowers the axe plumbing inside a gpu.func that holds a kernel's body.
-/// Static shared memory a kernel may declare; beyond it CUDA needs dynamic
-/// shared memory, which a launch sizes (and the runtime opts into).
-constexpr int64_t kStaticSharedBytes = 48 * 1024;
-
 /// The gpu.module attribute through which convert-axe-to-nvvm tells
 /// axe-to-ptx how its dynamic shared memory must be aligned.
 constexpr StringLiteral kDynamicSharedAlignAttr = "axe_dynamic_shared_align";
@@ -410,6 +401,7 @@ void requireDynamicSharedAlignment(gpu::GPUFuncOp func, int64_t alignment) {
 /// each, or, past the static limit, an aligned slice of the dynamic
 /// shared memory (`dynamicBytes` is then its size, else 0).
 DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
+                                                const TargetDescription &target,
                                                 RewriterBase &rw,
                                                 int64_t &dynamicBytes) {
   SmallVector<AllocOp> shared;
@@ -424,7 +416,7 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
   DenseMap<Operation *, Value> placed;
   MLIRContext *ctx = rw.getContext();
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  dynamicBytes = total > kStaticSharedBytes ? total : 0;
+  dynamicBytes = total > target.staticSharedBytes ? total : 0;
   int64_t maxAlignment = 16;
   for (AllocOp alloc : shared)
     maxAlignment = std::max(maxAlignment, sharedAlignment(alloc));
@@ -558,8 +550,8 @@ placeTmemBuffers(gpu::GPUFuncOp func, const TargetCodegen &cg,
 LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
                         RewriterBase &rw, int64_t &dynamicSharedBytes) {
   Block &entry = func.getBody().front();
-  if (failed(
-          nvvm::lowerPipelines(func, entry, blockThreads(func) / 32, cg, rw)))
+  if (failed(nvvm::lowerPipelines(
+          func, entry, blockThreads(func) / cg.target().warpSize, cg, rw)))
     return failure();
   if (failed(lowerWarpSpecialize(func, cg, rw)))
     return failure();
@@ -575,7 +567,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
   if (failed(dropTokenCarriers(func, token, rw)))
     return failure();
   DenseMap<Operation *, Value> sharedPlaces =
-      placeSharedBuffers(func, rw, dynamicSharedBytes);
+      placeSharedBuffers(func, cg.target(), rw, dynamicSharedBytes);
   FailureOr<DenseMap<Operation *, Value>> tmemPlaces =
       placeTmemBuffers(func, cg, rw);
   if (failed(tmemPlaces))

@@ -125,7 +125,7 @@ Result<MovePlan> planMoves(const TargetDescription &target, int64_t threads,
     at[{lane, m}] = {e.logical[0] - base[0], e.logical[1] - base[1]};
     slots = std::max(slots, m + 1);
   }
-  if (slots % 2 != 0 || int64_t(at.size()) != 32 * slots)
+  if (slots % 2 != 0 || int64_t(at.size()) != kWarpSize * slots)
     return fail("each lane must hold the same even number of elements, as "
                 "pairs in 32-bit registers");
   for (bool transposed : {false, true}) {
@@ -136,7 +136,7 @@ Result<MovePlan> planMoves(const TargetDescription &target, int64_t threads,
       std::array<int64_t, 2> origin = first->second;
       std::array<int64_t, 2> p0 = lanePosition(transposed, 0, 0);
       origin = {origin[0] - p0[0], origin[1] - p0[1]};
-      for (int64_t t = 0; fits && t < 32; ++t)
+      for (int64_t t = 0; fits && t < kWarpSize; ++t)
         for (int64_t h = 0; fits && h < 2; ++h) {
           auto it = at.find({t, 2 * q + h});
           std::array<int64_t, 2> p = lanePosition(transposed, t, h);

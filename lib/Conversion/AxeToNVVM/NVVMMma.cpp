@@ -59,7 +59,7 @@ Shape ldmatrixPosition(bool isA, int64_t t, int64_t i, int64_t h) {
 bool ldmatrixMatchesAtom(const Fragment &f, bool isA) {
   if (f.size() != (isA ? 8 : 4))
     return false;
-  for (int64_t t = 0; t < 32; ++t)
+  for (int64_t t = 0; t < kWarpSize; ++t)
     for (int64_t slot = 0; slot < f.size(); ++slot)
       if (positionOf(f, t, slot) !=
           ldmatrixPosition(isA, t, slot / 2, slot % 2))
@@ -195,7 +195,7 @@ Result<MmaPlan> planMma(const TargetDescription &target, int64_t threads,
     return fail("more than " + std::to_string(kMaxTiles) +
                 " accumulator tiles per warp");
   for (const auto &o : origins) {
-    for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t lane = 0; lane < kWarpSize; ++lane)
       for (int64_t slot = 0; slot < plan.c.size(); ++slot) {
         std::optional<Shape> p = positionOf(plan.c, lane, slot);
         auto it = laneOf.find({o[0] + (*p)[0], o[1] + (*p)[1]});

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <set>
 
@@ -31,11 +32,16 @@ namespace {
 /// Destination registers per thread the schedule unrolls at most.
 constexpr int64_t kMaxRegisters = 64;
 
+/// One entry per lane of a warp.
+using LaneTable = std::array<int32_t, kWarpSize>;
+/// Bits of a lane number.
+constexpr int kLaneBits = llvm::ConstantLog2<kWarpSize>();
+
 struct ShufflePlan {
   SmallVector<std::string, 4> dstAxes;
   /// Per destination local element j, per lane: the source lane and the
   /// source register (m less the source's lo).
-  SmallVector<std::array<int32_t, 32>> srcLane, srcReg;
+  SmallVector<LaneTable> srcLane, srcReg;
 };
 
 Coord threadCoord(const TargetDescription &target, ArrayRef<std::string> axes,
@@ -164,8 +170,7 @@ ScheduleMatch matchShuffle(Operation *raw, const ScheduleContext &ctx) {
 /// LLVM would put on the stack): a constant when all lanes agree; the XOR of
 /// one constant per set lane bit when the table is XOR-linear in the lane's
 /// bits (what layouts of power-of-2 extents give); else a select per lane.
-Value laneEntry(OpBuilder &b, Location loc, const std::array<int32_t, 32> &t,
-                Value lane) {
+Value laneEntry(OpBuilder &b, Location loc, const LaneTable &t, Value lane) {
   auto i32 = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
   };
@@ -173,16 +178,16 @@ Value laneEntry(OpBuilder &b, Location loc, const std::array<int32_t, 32> &t,
     return i32(t[0]);
   Value l = arith::IndexCastOp::create(b, loc, b.getI32Type(), lane);
   bool linear = true;
-  for (int x = 0; x < 32 && linear; ++x) {
+  for (int x = 0; x < kWarpSize && linear; ++x) {
     int32_t v = t[0];
-    for (int bit = 0; bit < 5; ++bit)
+    for (int bit = 0; bit < kLaneBits; ++bit)
       if (x >> bit & 1)
         v ^= t[1 << bit] ^ t[0];
     linear = v == t[x];
   }
   if (linear) {
     Value v = i32(t[0]);
-    for (int bit = 0; bit < 5; ++bit) {
+    for (int bit = 0; bit < kLaneBits; ++bit) {
       int32_t column = t[1 << bit] ^ t[0];
       if (!column)
         continue;
@@ -193,8 +198,8 @@ Value laneEntry(OpBuilder &b, Location loc, const std::array<int32_t, 32> &t,
     }
     return v;
   }
-  Value v = i32(t[31]);
-  for (int x = 30; x >= 0; --x)
+  Value v = i32(t[kWarpSize - 1]);
+  for (int x = kWarpSize - 2; x >= 0; --x)
     v = arith::SelectOp::create(
         b, loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, l, i32(x)),
@@ -221,7 +226,7 @@ LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,
   InstanceBase base = view->emitBase(rw, loc, me);
   // Lanes that hold no destination register (-1 in the tables) still take
   // part in the shuffles: they read lane 0 and one of the used registers.
-  auto fixed = [](std::array<int32_t, 32> t, int32_t fill) {
+  auto fixed = [](LaneTable t, int32_t fill) {
     for (int32_t &x : t)
       if (x < 0)
         x = fill;
@@ -229,11 +234,10 @@ LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,
   };
   SmallVector<Value> values;
   for (size_t j = 0; j < plan.srcLane.size(); ++j) {
-    std::array<int32_t, 32> lanes = fixed(plan.srcLane[j], 0);
-    std::array<int32_t, 32> regs =
-        fixed(plan.srcReg[j], *llvm::max_element(plan.srcReg[j]));
+    LaneTable lanes = fixed(plan.srcLane[j], 0);
+    LaneTable regs = fixed(plan.srcReg[j], *llvm::max_element(plan.srcReg[j]));
     bool local = true;
-    for (int l = 0; l < 32; ++l)
+    for (int l = 0; l < kWarpSize; ++l)
       local &= lanes[l] == l || plan.srcLane[j][l] < 0;
     Value srcLane = laneEntry(rw, loc, lanes, lane);
     Value reg = laneEntry(rw, loc, regs, lane);
@@ -245,7 +249,7 @@ LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,
       if (!local)
         v = gpu::ShuffleOp::create(
                 rw, loc, v, srcLane,
-                arith::ConstantIntOp::create(rw, loc, 32, 32),
+                arith::ConstantIntOp::create(rw, loc, kWarpSize, 32),
                 gpu::ShuffleMode::IDX)
                 .getShuffleResult();
       if (!result) {

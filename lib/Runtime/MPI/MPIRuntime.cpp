@@ -1,7 +1,7 @@
 //===- MPIRuntime.cpp - Collective steps of mesh operators over MPI -------===//
 //
 // One function, axe_mpi_step, runs one step of a collective plan that the
-// compiler described in a constant array (axe/Runtime/MPIRuntime.h). The
+// compiler described in a constant array (axe/Support/MPIStepABI.h). The
 // library also initializes MPI when it is loaded and finalizes it when the
 // program ends, so a host program needs no mpi.init of its own.
 //
@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "axe/Runtime/MPIRuntime.h"
+#include "axe/Support/MPIStepABI.h"
 
 #include "llvm/ADT/StringMap.h"
 

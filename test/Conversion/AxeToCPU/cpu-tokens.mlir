@@ -3,7 +3,7 @@
 // A copy on the CPU has completed when it returns, so the tokens of
 // axe.copy_async carry nothing: convert-axe-to-cpu removes them with the
 // waits on them and with the loop-carried values, yields and results of the
-// scf ops that pass them on. (Executed: test/Integration/CPU/copy-async-pipeline.mlir.)
+// scf ops that pass them on. (Executed: test/Integration/CrossTarget/copy-async-pipeline.mlir.)
 
 !g = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (16, 1)]>, global>
 !s = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (1, 4)]>, shared>

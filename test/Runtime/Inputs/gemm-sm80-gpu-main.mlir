@@ -1,5 +1,5 @@
 // The host side of cuda-gemm-gpu.test: the CPU test's main
-// (Integration/CPU/Inputs/gemm-sm80-main.mlir) with its buffers in managed
+// (Integration/CrossTarget/Inputs/gemm-sm80-main.mlir) with its buffers in managed
 // memory (gpu.alloc host_shared), because the generated gemm_sm80 hands the
 // memrefs it is called with straight to the kernel, and plain host memory is
 // not device-accessible (docs/CUDARuntime.md). The host fills and checks

@@ -11,7 +11,7 @@
 // accumulator. CTA barriers hand each stage from the producer to the
 // consumers. Clusters of 2 CTAs along M. The TMA and wgmma schedules are
 // forced for sm_90 only, so the same source runs on other targets (the CPU:
-// test/Integration/CPU/gemm-sm90-ws-kernel.mlir) with their own choices.
+// test/Integration/CrossTarget/gemm-sm90-ws-kernel.mlir) with their own choices.
 
 #gA = #axe.layout<S[(128, 64) : (512, 1)]>
 #gB = #axe.layout<S[(128, 64) : (512, 1)]>
