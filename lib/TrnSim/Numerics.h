@@ -1,8 +1,8 @@
 //===- Numerics.h - Element arithmetic as the engines do it -----*- C++ -*-===//
 //
 // Values are kept as doubles, each already rounded to the element type of
-// the buffer that holds it; engines compute in fp32 (TRN.md 1.4: "math in
-// fp32, free cast on output") and round to the destination's type.
+// the buffer that holds it; engines compute in fp32 (nki.isa reference: "math
+// in fp32, free cast on output") and round to the destination's type.
 //
 //===----------------------------------------------------------------------===//
 

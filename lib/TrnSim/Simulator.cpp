@@ -795,7 +795,7 @@ void Interpreter::addAccess(Instr &instr, const View &v, bool write) {
 }
 
 /// The innermost free dim that moves: a stride above 16 bytes there halves
-/// the SBUF/PSUM interface bandwidth (TRN.md 1.3).
+/// the SBUF/PSUM interface bandwidth (NKI arch guide).
 bool Interpreter::slowStride(const View &v) {
   if (space(v) == trn::MemorySpace::HBM)
     return false;
@@ -808,7 +808,7 @@ bool Interpreter::slowStride(const View &v) {
 void Interpreter::setPorts(Instr &instr, ArrayRef<const View *> vs) {
   for (const View *v : vs) {
     // VectorE and GpSimd share the SBUF port; VectorE and ScalarE the PSUM
-    // port (TRN.md 1.2).
+    // port (NKI arch guide).
     if (space(*v) == trn::MemorySpace::SBUF &&
         (instr.unit == Unit::Vector || instr.unit == Unit::GpSimd))
       instr.usesSbufPort = true;
@@ -925,7 +925,7 @@ LogicalResult Interpreter::runMatmul(trn::MatmulOp op) {
   addAccess(in, *st, false);
   addAccess(in, *mv, false);
   // PSUM accumulates near memory: the matmul writes its output region and
-  // needs no read of it (TRN.md 2.2), so an accumulation group runs back
+  // needs no read of it (NKI arch guide), so an accumulation group runs back
   // to back.
   addAccess(in, *dst, true);
   result.matmulFlops += 2.0 * k * mm * nn;

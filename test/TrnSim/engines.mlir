@@ -39,7 +39,7 @@ func.func @overlap() {
   return
 }
 
-// VectorE and GpSimd share the SBUF port (TRN.md 1.2): GpSimd's copy waits
+// VectorE and GpSimd share the SBUF port (NKI arch guide): GpSimd's copy waits
 // for VectorE's (457.143 ns), runs 365.714 ns, visible 71.429 ns later.
 // PORT: "stalls": {
 // PORT: "gpsimd": {

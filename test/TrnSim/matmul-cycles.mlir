@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=GROUP < %t.group.json
 
 // TensorE's matmul cost, max(min(64, N_stationary), N_moving) cycles at
-// 2.8 GHz (TRN.md 1.4), and its result 64 cycles (tensor_latency) later.
+// 2.8 GHz (nki.isa cost formulas), and its result 64 cycles (tensor_latency) later.
 
 // 128x128 stationary, 512 moving: 512 cycles = 182.857 ns, done at
 // 182.857 + 22.857 = 205.714 ns. HFU: 2*128*128*512 FLOPs in 205.714 ns

@@ -1,4 +1,4 @@
-//===- CostTest.cpp - The cost formulas against TRN.md --------------------===//
+//===- CostTest.cpp - The cost formulas against the nki.isa docs ----------===//
 
 #include "axe/TrnSim/Cost.h"
 
@@ -13,7 +13,7 @@ namespace {
 
 TEST(TrnSimCost, MatmulIsMaxOfShortStationaryAndMoving) {
   SimParams p;
-  // max(min(64, N_stationary), N_moving) [TRN.md 1.4].
+  // max(min(64, N_stationary), N_moving) [nki.isa cost formulas].
   EXPECT_EQ(cost::matmul(128, 512, false, p), 512);
   EXPECT_EQ(cost::matmul(128, 16, false, p), 64);
   EXPECT_EQ(cost::matmul(32, 16, false, p), 32);
@@ -48,7 +48,7 @@ TEST(TrnSimCost, ClocksAndLatencies) {
   EXPECT_EQ(clockGhz(Unit::Vector, p), 1.12);
   EXPECT_EQ(clockGhz(Unit::Scalar, p), 1.4);
   // Back-to-back dependent tiny activations: MIN_II + latency = 264 cycles
-  // (TRN.md 2.1, measured 189 ns).
+  // (NKI performance guide: measured 189 ns).
   EXPECT_EQ(cost::streaming(1, p) + latencyCycles(Unit::Scalar, p), 264);
 }
 

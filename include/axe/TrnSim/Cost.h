@@ -1,7 +1,7 @@
 //===- Cost.h - Instruction costs of a NeuronCore-v2 ------------*- C++ -*-===//
 //
-// The "Estimated instruction cost" formulas of the nki.isa reference (TRN.md
-// section 1.4) and the DMA transfer model (section 2.3), as plain functions
+// The "Estimated instruction cost" formulas of the nki.isa reference and the
+// DMA transfer model (docs/TrnSim.md, "DMA"), as plain functions
 // of sizes so that unit tests check them against the formulas directly.
 // Compute costs are in cycles of the executing engine; DMA costs in ns.
 //

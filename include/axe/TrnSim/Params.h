@@ -18,25 +18,29 @@
 namespace axe::trnsim {
 
 struct SimParams {
-  // Engine clocks in GHz [O, TRN.md 2.1].
+  // Engine clocks in GHz [O, NKI arch guide].
   double tensorGhz = 2.8;
   double vectorGhz = 1.12;
   double scalarGhz = 1.4;
   double gpsimdGhz = 1.4;
 
-  // Minimum instruction interval of Vector/Scalar/GpSimd, cycles [O, 1.4].
+  // Minimum instruction interval of Vector/Scalar/GpSimd, cycles [O, nki.isa
+  // cost formulas].
   double minII = 64;
-  // fp32/tf32 matmuls take this many times the bf16 cycles [O, 1.4].
+  // fp32/tf32 matmuls take this many times the bf16 cycles [O, nki.isa cost
+  // formulas].
   double matmulFp32Factor = 4;
-  // GpSimd's start-up cycles of iota / affine_select [O, 1.4].
+  // GpSimd's start-up cycles of iota / affine_select [O, nki.isa cost
+  // formulas].
   double gpsimdStart = 150;
   // An innermost stride above 16 bytes halves the SBUF/PSUM interface
-  // bandwidth [O, 1.3]: the instruction takes this factor longer.
+  // bandwidth [O, NKI arch guide]: the instruction takes this factor longer.
   double strideFactor = 2;
 
   // Cycles from the end of an instruction's issue interval to its result
-  // being readable (pipeline depth) [E, 2.5]. ScalarE: 264 - 64 cycles so
-  // that back-to-back dependent 1-element activations take 264 [O, 2.1].
+  // being readable (pipeline depth) [E]. ScalarE: 264 - 64 cycles so
+  // that back-to-back dependent 1-element activations take 264 [O, NKI
+  // performance guide].
   double tensorLatency = 64;
   double vectorLatency = 100;
   double scalarLatency = 200;
