@@ -5,7 +5,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cstdlib>
@@ -45,39 +44,6 @@ static int64_t mulDivisor(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &product) ? 1 : product;
 }
 
-static int64_t knownDivisor(Value v, unsigned depth) {
-  if (auto c = getConstantIntValue(v))
-    return absDivisor(*c);
-  // Deep expressions are rare in index code; stop rather than recurse far.
-  if (depth > 16)
-    return 1;
-  auto both = [&](Operation *op) {
-    return std::pair(knownDivisor(op->getOperand(0), depth + 1),
-                     knownDivisor(op->getOperand(1), depth + 1));
-  };
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (loop && arg == loop.getInductionVar())
-      return std::gcd(knownDivisor(loop.getLowerBound(), depth + 1),
-                      knownDivisor(loop.getStep(), depth + 1));
-    return 1;
-  }
-  Operation *op = v.getDefiningOp();
-  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
-    auto [l, r] = both(op);
-    return std::gcd(l, r);
-  }
-  if (isa<arith::MulIOp>(op)) {
-    auto [l, r] = both(op);
-    return mulDivisor(l, r);
-  }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
-    return knownDivisor(op->getOperand(0), depth + 1);
-  return 1;
-}
-
-int64_t knownDivisor(Value v) { return knownDivisor(v, 0); }
-
 int64_t viewOffsetDivisor(ViewOp view) {
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -90,7 +56,7 @@ int64_t viewOffsetDivisor(ViewOp view) {
     if (ShapedType::isDynamic(strides[i]))
       return 1;
     int64_t d = isa<Attribute>(start) ? absDivisor(*getConstantIntValue(start))
-                                      : knownDivisor(cast<Value>(start));
+                                      : getKnownAlignment(cast<Value>(start));
     divisor = std::gcd(divisor, mulDivisor(d, absDivisor(strides[i])));
   }
   return divisor;
@@ -123,7 +89,7 @@ Result<BufferRef> resolveBuffer(OpBuilder &b, Location loc, Value buffer) {
       // each digit of the start's a multiple of what divides the start
       // when the dim is one iter (a start of 8 k moves 8 k strides).
       ArrayRef<Iter> iters = emitter->grouped().block(dim);
-      int64_t startDivisor = iters.size() == 1 ? knownDivisor(v) : 1;
+      int64_t startDivisor = iters.size() == 1 ? getKnownAlignment(v) : 1;
       for (const Iter &it : iters)
         if (it.axis == kDefaultAxis && it.extent > 1)
           alignment =

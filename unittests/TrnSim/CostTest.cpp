@@ -1,6 +1,6 @@
 //===- CostTest.cpp - The cost formulas against the nki.isa docs ----------===//
 
-#include "axe/TrnSim/Cost.h"
+#include "axe/Target/Trn/Cost.h"
 
 #include "gtest/gtest.h"
 

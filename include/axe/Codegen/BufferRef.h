@@ -53,11 +53,6 @@ struct BufferRef {
   int64_t offsetAlignment = 0;
 };
 
-/// A number that provably divides the index value `v`, read off how it is
-/// computed (constants, sums, products, loop variables of constant bounds
-/// and steps): 0 when v is 0, 1 when nothing is known.
-int64_t knownDivisor(mlir::Value v);
-
 /// A number that provably divides the element offset of `view`'s first
 /// element in its memref (the starts times the strides, plus the memref's
 /// own offset): 0 when that offset is 0, 1 when nothing is known (a dynamic

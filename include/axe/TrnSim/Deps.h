@@ -17,7 +17,7 @@
 #ifndef AXE_TRNSIM_DEPS_H
 #define AXE_TRNSIM_DEPS_H
 
-#include "axe/TrnSim/Cost.h"
+#include "axe/Target/Trn/Cost.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"

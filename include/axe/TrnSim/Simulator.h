@@ -13,8 +13,8 @@
 #ifndef AXE_TRNSIM_SIMULATOR_H
 #define AXE_TRNSIM_SIMULATOR_H
 
-#include "axe/TrnSim/Cost.h"
-#include "axe/TrnSim/Params.h"
+#include "axe/Target/Trn/Cost.h"
+#include "axe/Target/Trn/Params.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"

@@ -3,6 +3,7 @@
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Codegen/ElementOps.h"
 #include "axe/Codegen/LoopNest.h"
+#include "axe/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -185,11 +186,6 @@ namespace {
 /// Stack bytes one CTA (or function) body may take for its buffers; larger
 /// ones go to the heap. OpenMP worker threads get 4 MiB stacks by default.
 constexpr int64_t kStackBudgetBytes = 1 << 20;
-
-int64_t elementBytes(Type t) {
-  return t.isIntOrFloat() ? std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8)
-                          : 8;
-}
 
 /// The stack bytes already taken in a scope. allocScratch puts every
 /// allocation (stack or heap) at the start of the scope's block, so only that

@@ -21,6 +21,7 @@
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Axis.h"
 #include "axe/Layout/Collective.h"
+#include "axe/Layout/Placement.h"
 #include "axe/Support/MPIStepABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,9 +72,11 @@ Result<Mesh> meshOf(ScopeAttr scope) {
   return Mesh::create(axes);
 }
 
-/// A mesh's own axes (dx, dy) or gpuid.
+/// A mesh's own axes (dx, dy) or gpuid: the device axes (isDeviceAxis) of
+/// which a user-named one must be this mesh's.
 bool onDevices(const Mesh &mesh, StringRef axis) {
-  return mesh.find(axis).has_value() || axisKind(axis) == AxisKind::Device;
+  return isDeviceAxis(axis) && (axisKind(axis) == AxisKind::Device ||
+                                mesh.find(axis).has_value());
 }
 
 /// The source of a mesh reduce as the planner sees it: the reduced dims,

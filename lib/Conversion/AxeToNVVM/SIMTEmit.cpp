@@ -336,8 +336,8 @@ bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
   // A run of `lanes` starts aligned where its first element's offset is a
   // multiple of lanes: the outer part and the thread's innermost base are,
   // and so is the run's own offset from the base.
-  int64_t known =
-      std::gcd(outerDivisor(mem, *plain), knownDivisor(h.base.logical[inner]));
+  int64_t known = std::gcd(outerDivisor(mem, *plain),
+                           getKnownAlignment(h.base.logical[inner]));
   auto divides = [](int64_t d, int64_t lanes) { return d % lanes == 0; };
   Value guard =
       toMemory ? emitOneWriter(b, loc, cg, reg, h, scope) : h.base.holds;

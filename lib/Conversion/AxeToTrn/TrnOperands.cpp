@@ -8,6 +8,7 @@
 #include "axe/Dialect/Trn/IR/TrnMachine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Layout/Algebra.h"
+#include "axe/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,8 +21,6 @@ using namespace mlir;
 namespace axe::trnconv {
 
 namespace {
-
-int64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 
 /// What one coordinate step on `axis` is in elements of the storage of a
 /// buffer in `space`, or std::nullopt for an axis the space does not have.

@@ -1,6 +1,8 @@
 //===- AxeDialect.cpp - The axe dialect and layout/scope helpers ----------===//
 
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
+#include "axe/Layout/Placement.h"
+#include "axe/Support/ElementBytes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -62,27 +64,14 @@ std::optional<ScopeKind> axe::getAxisScope(llvm::StringRef axis) {
 
 llvm::SmallVector<std::string, 4>
 axe::getPlacementAxes(const TileLayout &layout) {
-  llvm::SmallVector<std::string, 4> axes;
-  auto add = [&](llvm::StringRef axis) {
-    if (!llvm::is_contained(axes, axis))
-      axes.push_back(axis.str());
-  };
-  for (llvm::ArrayRef<Iter> iters : {layout.shard(), layout.replica()})
-    for (const Iter &it : iters)
-      if (it.extent > 1 && it.stride != 0)
-        add(it.axis);
-  for (const auto &[axis, value] : layout.offset().entries())
-    if (value != 0)
-      add(axis);
-  llvm::sort(axes);
-  return axes;
+  return placementAxes(layout);
 }
 
-/// Bytes that `elements` elements of `type` take, one element rounded up to
-/// whole bytes; saturates so that sums of footprints cannot wrap either.
-static int64_t elementBytes(BufferType type, int64_t elements) {
+/// Bytes that `elements` elements of `type` take; saturates so that sums of
+/// footprints cannot wrap either.
+static int64_t footprintBytes(BufferType type, int64_t elements) {
   int64_t bytes;
-  if (mulOverflows(elements, (type.getElementBitWidth() + 7) / 8, bytes))
+  if (mulOverflows(elements, elementBytes(type.getElementType()), bytes))
     return INT64_MAX;
   return bytes;
 }
@@ -124,7 +113,7 @@ int64_t axe::getFootprintBytes(BufferType type) {
   BufferReach reach(type);
   if (!reach.uses(kDefaultAxis))
     return 0;
-  return elementBytes(type, reach.count(kDefaultAxis));
+  return footprintBytes(type, reach.count(kDefaultAxis));
 }
 
 int64_t axe::getCellsOn(BufferType type, const TargetAxis &axis) {
@@ -184,7 +173,7 @@ int64_t axe::getFreeAxisBytes(BufferType type,
       return INT64_MAX;
     return bytes;
   }
-  return elementBytes(type, BufferReach(type).count(axes->free));
+  return footprintBytes(type, BufferReach(type).count(axes->free));
 }
 
 namespace {

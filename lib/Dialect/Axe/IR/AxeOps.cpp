@@ -165,7 +165,8 @@ static int64_t alignmentOf(OpFoldResult ofr, unsigned depth) {
 // 0 stands for "the value is 0", which is a multiple of everything; it is
 // the neutral element of gcd, so sums and loop bounds combine correctly.
 static int64_t alignmentOf(Value value, unsigned depth) {
-  if (depth > 8)
+  // Deep expressions are rare in index code; stop rather than recurse far.
+  if (depth > 16)
     return 1;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {

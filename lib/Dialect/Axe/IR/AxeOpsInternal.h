@@ -10,6 +10,7 @@
 #define AXE_LIB_DIALECT_AXE_IR_AXEOPSINTERNAL_H
 
 #include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Layout/Placement.h"
 
 #include <string>
 
@@ -26,11 +27,6 @@ inline llvm::StringRef scopeName(ScopeKind kind) {
 // Every scope name starts with a consonant sound.
 inline std::string withArticle(ScopeKind kind) {
   return "a " + scopeName(kind).str();
-}
-
-inline bool isDeviceAxis(llvm::StringRef axis) {
-  AxisKind kind = axisKind(axis);
-  return kind == AxisKind::Device || kind == AxisKind::User;
 }
 
 /// Whether `a` and `b` certainly share elements: the same value, or

@@ -100,19 +100,7 @@ LogicalResult ViewOp::verify() {
 
   // Replicas and offsets on device axes say which devices hold copies; they
   // do not place elements within one device's memory.
-  IterList replica;
-  for (const Iter &it : tile.replica())
-    if (!isDeviceAxis(it.axis))
-      replica.push_back(it);
-  Coord offset;
-  for (const auto &[axis, value] : tile.offset().entries())
-    if (!isDeviceAxis(axis))
-      offset.set(axis, value);
-  // Dropping replicas and offset entries from a valid layout only shrinks
-  // its reach, so this cannot fail.
-  Result<TileLayout> local = TileLayout::create(
-      IterList(tile.shard().begin(), tile.shard().end()), replica, offset);
-  assert(local && "a part of a valid layout is a valid layout");
+  TileLayout local = withoutDeviceCopies(tile);
   bool distributed = llvm::any_of(tile.shard(), [](const Iter &it) {
     return it.extent > 1 && it.stride != 0 && isDeviceAxis(it.axis);
   });
@@ -128,7 +116,7 @@ LogicalResult ViewOp::verify() {
   } else {
     // The extent of one device's shard along each dim: the product of the
     // dim's iters that are not on device axes.
-    Result<GroupedLayout> grouped = group(*local, shape);
+    Result<GroupedLayout> grouped = group(local, shape);
     if (!grouped)
       return emitOpError() << "cannot split the layout " << tile.str()
                            << " by the shape " << shapeStr(shape) << ": "
@@ -184,7 +172,7 @@ LogicalResult ViewOp::verify() {
                          << expected.message();
 
   if (!distributed) {
-    FailureOr<bool> same = sameMap(*this, Layout(*local), Layout(*expected));
+    FailureOr<bool> same = sameMap(*this, Layout(local), Layout(*expected));
     if (failed(same))
       return failure();
     if (!*same)
@@ -195,7 +183,7 @@ LogicalResult ViewOp::verify() {
     return success();
   }
   Result<TileLayout> grid =
-      directSumOuterOf(*local, shape, *expected, localShape);
+      directSumOuterOf(local, shape, *expected, localShape);
   if (!grid)
     return emitOpError() << "result layout " << tile.str()
                          << " is not the memref's layout "

@@ -92,6 +92,7 @@ static void printPattern(OpAsmPrinter &printer, Operation *,
 
 #define GET_OP_CLASSES
 #include "axe/Dialect/Trn/IR/TrnOps.cpp.inc"
+#include "axe/Support/ElementBytes.h"
 
 //===----------------------------------------------------------------------===//
 // Shared checks
@@ -125,9 +126,7 @@ struct Tile {
       n = satMul(n, d);
     return n;
   }
-  int64_t elementBytes() const {
-    return (type.getElementTypeBitWidth() + 7) / 8;
-  }
+  int64_t elementBytes() const { return axe::elementBytes(elementType()); }
   Type elementType() const { return type.getElementType(); }
   bool onChip() const { return space != MemorySpace::HBM; }
 };

@@ -6,13 +6,13 @@
 // instruction goes to the engine whose estimated busy time, its own cost
 // included, is lowest so far; an instruction in a loop weighs its trip
 // count. The estimates are the cost formulas the simulator uses
-// (lib/TrnSim/Cost.cpp, at the default clocks).
+// (lib/Target/Trn/Cost.cpp, at the default clocks).
 //
 //===----------------------------------------------------------------------===//
 
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Dialect/Trn/Transforms/Passes.h"
-#include "axe/TrnSim/Cost.h"
+#include "axe/Target/Trn/Cost.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

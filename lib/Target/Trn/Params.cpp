@@ -1,6 +1,6 @@
 //===- Params.cpp - Names of the timing model's constants -----------------===//
 
-#include "axe/TrnSim/Params.h"
+#include "axe/Target/Trn/Params.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_TRNSIM_COST_H
-#define AXE_TRNSIM_COST_H
+#ifndef AXE_TARGET_TRN_COST_H
+#define AXE_TARGET_TRN_COST_H
 
-#include "axe/TrnSim/Params.h"
+#include "axe/Target/Trn/Params.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,4 +82,4 @@ double dmaStreamBw(double rowBytes, int queues, const SimParams &params);
 
 } // namespace axe::trnsim
 
-#endif // AXE_TRNSIM_COST_H
+#endif // AXE_TARGET_TRN_COST_H

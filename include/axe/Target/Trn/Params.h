@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_TRNSIM_PARAMS_H
-#define AXE_TRNSIM_PARAMS_H
+#ifndef AXE_TARGET_TRN_PARAMS_H
+#define AXE_TARGET_TRN_PARAMS_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -102,4 +102,4 @@ struct SimParams {
 
 } // namespace axe::trnsim
 
-#endif // AXE_TRNSIM_PARAMS_H
+#endif // AXE_TARGET_TRN_PARAMS_H

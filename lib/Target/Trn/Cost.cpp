@@ -1,6 +1,6 @@
 //===- Cost.cpp - Instruction costs of a NeuronCore-v2 --------------------===//
 
-#include "axe/TrnSim/Cost.h"
+#include "axe/Target/Trn/Cost.h"
 
 #include <algorithm>
 #include <cmath>
