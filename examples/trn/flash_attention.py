@@ -22,7 +22,7 @@ import math
 import re
 
 
-def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1):
+def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1, buffers=4):
     sub = kv // 128
     band = 2 * kv
     L = []
@@ -63,7 +63,11 @@ def emit(seq, d, kv, causal, name, kv_outer=False, interleave=1):
     bf = 'bf16'
     S = lambda shape, lay, space: '!axe.buffer<%s, %s, %s>' % (shape, lay, space)
     col = S('128x1xf32', '#col', 'sbuf')
-    w('module attributes {axe.target = #axe.target<"trn1">} {')
+    # trn.buffers: the rotation depth trn-multi-buffer gives loop tiles;
+    # trn-software-pipeline needs more than two slots to put the scores,
+    # the softmax and the products of one q tile in separate stages.
+    w('module attributes {axe.target = #axe.target<"trn1">, trn.buffers = %d : i64} {'
+      % buffers)
     args = ('%%q: memref<%dx%dx%s>, %%k: memref<%dx%dx%s>, '
             '%%v: memref<%dx%dx%s>, %%o: memref<%dx%dx%s>' %
             (d, seq, bf, d, seq, bf, seq, d, bf, seq, d, bf))
@@ -351,6 +355,8 @@ def main():
                     help="kv-outer (NKI flash_fwd's: every q tile's state "
                          "resident, q tiles independent within a KV tile) "
                          "or q-outer (one q tile's state at a time)")
+    ap.add_argument('--buffers', type=int, default=4,
+                    help='slots per rotated loop tile (trn.buffers)')
     ap.add_argument('--name', default=None)
     a = ap.parse_args()
     if (a.d > 128 or a.kv_tile % 128 or a.seq % a.kv_tile or
@@ -360,7 +366,8 @@ def main():
                  'kv-tile')
     name = a.name or ('flash_attention_causal' if a.causal else 'flash_attention')
     print(emit(a.seq, a.d, a.kv_tile, a.causal, name,
-               kv_outer=a.order == 'kv-outer', interleave=a.interleave),
+               kv_outer=a.order == 'kv-outer', interleave=a.interleave,
+               buffers=a.buffers),
           end='')
 
 

@@ -282,6 +282,13 @@ void buildAxeToTrnPipeline(OpPassManager &pm, const AxeToTrnOptions &options) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  if (options.stages > 1) {
+    trn::TrnSoftwarePipelineOptions pipeline;
+    pipeline.stages = options.stages;
+    pm.addNestedPass<func::FuncOp>(trn::createTrnSoftwarePipeline(pipeline));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   pm.addNestedPass<func::FuncOp>(trn::createTrnBalanceEngines());
   pm.addNestedPass<func::FuncOp>(trn::createTrnAssignAddresses());
 }
@@ -294,6 +301,11 @@ struct AxeToTrnPipelineOptions
       llvm::cl::desc("Buffers per loop tile that DMA refills every "
                      "iteration (trn-multi-buffer); 1: none"),
       llvm::cl::init(2)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Most stages per loop of trn-software-pipeline; 1: "
+                     "none"),
+      llvm::cl::init(4)};
 };
 } // namespace
 
@@ -303,10 +315,12 @@ void registerAxeToTrn() {
       "axe-to-trn",
       "Dispatch every collective operator with the trn schedules, move each "
       "kernel into a trn kernel function its host calls, multi-buffer loop "
-      "tiles and place SBUF/PSUM tiles",
+      "tiles, pipeline loops across iterations, balance the engines and "
+      "place SBUF/PSUM tiles",
       [](OpPassManager &pm, const AxeToTrnPipelineOptions &o) {
         AxeToTrnOptions options;
         options.buffers = o.buffers;
+        options.stages = o.stages;
         buildAxeToTrnPipeline(pm, options);
       });
 }

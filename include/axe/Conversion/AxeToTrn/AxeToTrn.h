@@ -26,10 +26,13 @@ Backend trnBackend();
 struct AxeToTrnOptions {
   /// Buffers of each rotated loop tile (trn-multi-buffer); 1 turns it off.
   int64_t buffers = 2;
+  /// Most stages of trn-software-pipeline; 1 turns it off.
+  int64_t stages = 4;
 };
 
 /// axe-dispatch{target=trn1}, convert-axe-to-trn, trn-multi-buffer,
-/// canonicalize and cse, trn-assign-addresses.
+/// canonicalize and cse, trn-software-pipeline, canonicalize and cse,
+/// trn-balance-engines, trn-assign-addresses.
 void buildAxeToTrnPipeline(mlir::OpPassManager &pm,
                            const AxeToTrnOptions &options = {});
 

@@ -75,6 +75,12 @@ struct TrnMultiBufferPass
   using TrnMultiBufferBase::TrnMultiBufferBase;
 
   void runOnOperation() override {
+    // A kernel may ask for deeper rotation than the pipeline's default
+    // (a module attribute survives convert-axe-to-trn; an option would
+    // need every command line to repeat it).
+    if (auto module = getOperation()->getParentOfType<ModuleOp>())
+      if (auto depth = module->getAttrOfType<IntegerAttr>("trn.buffers"))
+        buffers = depth.getInt();
     if (buffers < 2)
       return;
     SmallVector<AllocOp> allocs;

@@ -62,6 +62,8 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
     their memory per partition once widened, stay as they are. A PSUM tile
     small enough that `buffers` of it share one 2 KiB bank gets as many
     slots as fit in that bank, up to 8: PSUM is allocated in whole banks.
+    A `trn.buffers = N` attribute on the module overrides `buffers`, so a
+    kernel can ask for the rotation depth its pipeline needs.
   }];
   let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
@@ -92,6 +94,62 @@ def TrnBalanceEngines : Pass<"trn-balance-engines", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numMoved", "moved-instructions",
               "Number of instructions given another engine">
+  ];
+}
+
+def TrnSoftwarePipeline : Pass<"trn-software-pipeline", "mlir::func::FuncOp"> {
+  let summary = "Software-pipeline loops of trn instructions across iterations";
+  let description = [{
+    The engines run their instructions in program order, so in a loop body
+    that goes TensorE -> VectorE/ScalarE -> TensorE (scores, softmax,
+    products), TensorE cannot start iteration i + 1's first matmuls until
+    iteration i's softmax is done. This pass splits such a body into
+    stages and emits stage s of iteration i - s in one kernel iteration,
+    stage 0 first, after a prologue that starts the first iterations and
+    before an epilogue that finishes the last ones:
+
+    ```
+    S0(0)                              // prologue
+    scf.for %i = lb + step to ub {     // kernel
+      S0(i) S1(i - step)
+    }
+    S1(last)                           // epilogue
+    ```
+
+    Each engine's queue then holds independent work of several
+    iterations. A stage starts wherever the next instruction (or nested
+    loop) of the body runs on other engines (`stages` caps how many, and
+    a split must put TensorE work in two stages); index arithmetic and
+    views are cloned into every stage that uses them, and a tile
+    allocated in the body is allocated once before the prologue. A loop
+    whose trip count is not constant runs the pipelined form under an
+    `scf.if` that has enough iterations, the original loop otherwise.
+
+    The reordering is checked, not assumed: the pass evaluates the index
+    arithmetic of the loop nest for every iteration of the enclosing loops
+    and of the loop itself, and computes each instruction's region in its
+    tile or HBM tensor (a box over the tile's dims, as the simulator's
+    dependency tracker does). Stage t of iteration i moves before stage
+    s < t of iterations i + 1 .. i + (t - s); if any of those touch the
+    same region with one write, the last cut between the two is dropped. Tiles that
+    `trn-multi-buffer` rotates are what make the cuts legal. A loop whose
+    index arithmetic cannot be evaluated, which has results, or whose body
+    has other side effects is left alone (with a warning under
+    `report`).
+  }];
+  let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+  let options = [
+    Option<"stages", "stages", "int64_t", /*default=*/"4",
+           "Most stages per loop (1 turns the pass off)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Warn at every loop left alone, with the reason, and at every "
+           "loop pipelined, with a note giving each instruction's stage">,
+    Option<"maxChecks", "max-checks", "int64_t", /*default=*/"4000000",
+           "Most instruction instances the dependence check evaluates per loop">
+  ];
+  let statistics = [
+    Statistic<"numPipelined", "pipelined-loops", "Number of loops pipelined">
   ];
 }
 
