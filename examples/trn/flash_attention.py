@@ -15,7 +15,7 @@ the band starting at column kv-tile - min(o, kv-tile): column c of row r
 stays when c - r <= o, and a tile wholly before the diagonal adds zeros.
 KV tiles wholly after the q tile are skipped by the loop bound.
 
-    flash_attention.py [--seq 4096] [--d 128] [--kv-tile 512] [--causal]
+    flash_attention.py [--seq 4096] [--d 128] [--kv-tile N] [--causal] [--buffers 4]
 """
 import argparse
 import math
@@ -345,9 +345,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--seq', type=int, default=4096)
     ap.add_argument('--d', type=int, default=128)
-    ap.add_argument('--kv-tile', type=int, default=512)
+    ap.add_argument('--kv-tile', type=int, default=None,
+                    help='KV columns per step (default: the fastest at seq '
+                         '4096, d 128: 2048, causal 1024; at most seq)')
     ap.add_argument('--causal', action='store_true')
-    ap.add_argument('--interleave', type=int, default=1,
+    ap.add_argument('--interleave', type=int, default=None,
                     help='kv-outer: q tiles per loop step, their scores and '
                          'softmax issued before their PV products')
     ap.add_argument('--order', choices=['kv-outer', 'q-outer'],
@@ -359,6 +361,12 @@ def main():
                     help='slots per rotated loop tile (trn.buffers)')
     ap.add_argument('--name', default=None)
     a = ap.parse_args()
+    # The defaults are the fastest configuration found at seq 4096, d 128
+    # (docs/Benchmarks-TRN.md, Kernels).
+    if a.kv_tile is None:
+        a.kv_tile = min(1024 if a.causal else 2048, a.seq)
+    if a.interleave is None:
+        a.interleave = 2 if a.causal and a.order == 'kv-outer' else 1
     if (a.d > 128 or a.kv_tile % 128 or a.seq % a.kv_tile or
             (a.kv_tile > 512 and a.kv_tile % 512) or a.kv_tile > 2048):
         ap.error('d <= 128; kv-tile a multiple of 128 up to 512, or of 512 '
