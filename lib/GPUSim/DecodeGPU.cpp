@@ -232,31 +232,8 @@ LogicalResult Decoder::barrierOp(Operation *o) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Decoder::nvgpuOp(Operation *o) {
-  if (auto l = dyn_cast<nvgpu::LdMatrixOp>(o)) {
-    if (failed(simple(o, Opc::LdMatrix, l.getTranspose())))
-      return failure();
-    Inst &i = p.code.back();
-    auto mt = cast<MemRefType>(l.getSrcMemref().getType());
-    FailureOr<ElementInfo> el = info(mt.getElementType(), o);
-    if (failed(el))
-      return failure();
-    int64_t tiles = l.getNumTiles();
-    if (tiles != 1 && tiles != 2 && tiles != 4)
-      return o->emitError("axe-gpu-run: ldmatrix loads 1, 2 or 4 tiles");
-    i.kind2 = el->kind;
-    i.bits2 = el->bits;
-    i.imm = {tiles, mt.getRank()};
-    auto vt = cast<VectorType>(l.getType());
-    if (storageBits(i.kind, i.bits) * vt.getShape().back() != 32 ||
-        vt.getShape()[0] != l.getNumTiles() ||
-        storageBits(el->kind, el->bits) != storageBits(i.kind, i.bits))
-      return o->emitError("axe-gpu-run: ldmatrix result must be "
-                          "vector<numTiles x (32 bits)> of the memref's "
-                          "element type");
-    if (storageBits(i.kind, i.bits) != 16 && l.getTranspose())
-      return o->emitError("axe-gpu-run: ldmatrix.trans loads b16 elements");
-    return success();
-  }
+  if (isa<nvgpu::LdMatrixOp>(o))
+    return nvgpuLdMatrix(o);
   if (auto m = dyn_cast<nvgpu::MmaSyncOp>(o)) {
     if (failed(simple(o, Opc::Mma, m.getTf32Enabled() ? 1 : 0)))
       return failure();
@@ -272,31 +249,8 @@ LogicalResult Decoder::nvgpuOp(Operation *o) {
     i.imm2 = {int64_t(a.n), int64_t(c.n), int64_t(b.n)};
     return success();
   }
-  if (auto c = dyn_cast<nvgpu::DeviceAsyncCopyOp>(o)) {
-    auto src = cast<MemRefType>(c.getSrc().getType());
-    auto dst = cast<MemRefType>(c.getDst().getType());
-    FailureOr<ElementInfo> el = info(dst.getElementType(), o);
-    FailureOr<Slot> s = define(c.getAsyncToken(), o);
-    if (failed(el) || failed(s))
-      return failure();
-    Inst &i = emit(Opc::AsyncCopy, o);
-    i.kind = el->kind;
-    i.bits = el->bits;
-    i.n = c.getDstElements().getZExtValue();
-    i.sub = c.getBypassL1().has_value();
-    i.in.push_back(in(c.getSrc()));
-    for (Value v : c.getSrcIndices())
-      i.in.push_back(in(v));
-    i.in.push_back(in(c.getDst()));
-    for (Value v : c.getDstIndices())
-      i.in.push_back(in(v));
-    // imm: src rank, dst rank, whether srcElements is given (last operand).
-    i.imm = {src.getRank(), dst.getRank(), c.getSrcElements() ? 1 : 0};
-    if (c.getSrcElements())
-      i.in.push_back(in(c.getSrcElements()));
-    i.out = {s->base};
-    return success();
-  }
+  if (isa<nvgpu::DeviceAsyncCopyOp>(o))
+    return nvgpuAsyncCopy(o);
   if (auto c = dyn_cast<nvgpu::MBarrierCreateOp>(o)) {
     // One group of 8-byte mbarriers per CTA, in shared memory.
     FailureOr<Slot> s = define(c.getBarriers(), o);
@@ -333,6 +287,60 @@ LogicalResult Decoder::nvgpuOp(Operation *o) {
     return success();
   }
   return unsupported(o);
+}
+
+LogicalResult Decoder::nvgpuAsyncCopy(Operation *o) {
+  auto c = cast<nvgpu::DeviceAsyncCopyOp>(o);
+  auto src = cast<MemRefType>(c.getSrc().getType());
+  auto dst = cast<MemRefType>(c.getDst().getType());
+  FailureOr<ElementInfo> el = info(dst.getElementType(), o);
+  FailureOr<Slot> s = define(c.getAsyncToken(), o);
+  if (failed(el) || failed(s))
+    return failure();
+  Inst &i = emit(Opc::AsyncCopy, o);
+  i.kind = el->kind;
+  i.bits = el->bits;
+  i.n = c.getDstElements().getZExtValue();
+  i.sub = c.getBypassL1().has_value();
+  i.in.push_back(in(c.getSrc()));
+  for (Value v : c.getSrcIndices())
+    i.in.push_back(in(v));
+  i.in.push_back(in(c.getDst()));
+  for (Value v : c.getDstIndices())
+    i.in.push_back(in(v));
+  // imm: src rank, dst rank, whether srcElements is given (last operand).
+  i.imm = {src.getRank(), dst.getRank(), c.getSrcElements() ? 1 : 0};
+  if (c.getSrcElements())
+    i.in.push_back(in(c.getSrcElements()));
+  i.out = {s->base};
+  return success();
+}
+
+LogicalResult Decoder::nvgpuLdMatrix(Operation *o) {
+  auto l = cast<nvgpu::LdMatrixOp>(o);
+  if (failed(simple(o, Opc::LdMatrix, l.getTranspose())))
+    return failure();
+  Inst &i = p.code.back();
+  auto mt = cast<MemRefType>(l.getSrcMemref().getType());
+  FailureOr<ElementInfo> el = info(mt.getElementType(), o);
+  if (failed(el))
+    return failure();
+  int64_t tiles = l.getNumTiles();
+  if (tiles != 1 && tiles != 2 && tiles != 4)
+    return o->emitError("axe-gpu-run: ldmatrix loads 1, 2 or 4 tiles");
+  i.kind2 = el->kind;
+  i.bits2 = el->bits;
+  i.imm = {tiles, mt.getRank()};
+  auto vt = cast<VectorType>(l.getType());
+  if (storageBits(i.kind, i.bits) * vt.getShape().back() != 32 ||
+      vt.getShape()[0] != l.getNumTiles() ||
+      storageBits(el->kind, el->bits) != storageBits(i.kind, i.bits))
+    return o->emitError("axe-gpu-run: ldmatrix result must be "
+                        "vector<numTiles x (32 bits)> of the memref's "
+                        "element type");
+  if (storageBits(i.kind, i.bits) != 16 && l.getTranspose())
+    return o->emitError("axe-gpu-run: ldmatrix.trans loads b16 elements");
+  return success();
 }
 
 LogicalResult Decoder::nvgpuMBarrier(Operation *o) {
@@ -376,7 +384,7 @@ LogicalResult Decoder::nvgpuMBarrier(Operation *o) {
 // nvvm ops on raw pointers
 //===----------------------------------------------------------------------===//
 
-LogicalResult Decoder::rawNvvmOp(Operation *o) {
+LogicalResult Decoder::rawMBarrier(Operation *o) {
   // mbarriers on raw pointers run as nvgpu's do; in[1] repeats the address
   // where nvgpu has the barrier's index. imm: operand count, 1 (raw).
   auto mbarrier = [&](MBarrierOp k, Value addr, ArrayRef<Value> rest,
@@ -425,6 +433,14 @@ LogicalResult Decoder::rawNvvmOp(Operation *o) {
   if (auto m = dyn_cast<NVVM::MBarrierTestWaitOp>(o))
     return mbarrier(MBarrierOp::TestWait, m.getAddr(), {m.getStateOrPhase()},
                     {});
+  return unsupported(o);
+}
+
+LogicalResult Decoder::rawNvvmOp(Operation *o) {
+  if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
+          NVVM::MBarrierArriveExpectTxOp, NVVM::MBarrierExpectTxOp,
+          NVVM::MBarrierTryWaitParityOp, NVVM::MBarrierTestWaitOp>(o))
+    return rawMBarrier(o);
   if (auto l = dyn_cast<NVVM::LdMatrixOp>(o)) {
     if (l.getEltType() != NVVM::LdStMatrixEltType::B16 ||
         l.getShape().getM() != 8 || l.getShape().getN() != 8)

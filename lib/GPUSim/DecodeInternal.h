@@ -101,14 +101,18 @@ private:
                                            mlir::Operation *where);
   mlir::LogicalResult checkViewBaseUnused(mlir::memref::ViewOp view);
   mlir::LogicalResult llvmOp(mlir::Operation *op);
+  mlir::LogicalResult llvmLoadStore(mlir::Operation *op);
 
   // DecodeGPU.cpp: gpu, nvvm and nvgpu.
   mlir::LogicalResult gpuOp(mlir::Operation *op);
   mlir::LogicalResult sregOp(mlir::Operation *op);
   mlir::LogicalResult barrierOp(mlir::Operation *op);
   mlir::LogicalResult nvgpuOp(mlir::Operation *op);
+  mlir::LogicalResult nvgpuLdMatrix(mlir::Operation *op);
+  mlir::LogicalResult nvgpuAsyncCopy(mlir::Operation *op);
   mlir::LogicalResult nvgpuMBarrier(mlir::Operation *op);
   mlir::LogicalResult rawNvvmOp(mlir::Operation *op);
+  mlir::LogicalResult rawMBarrier(mlir::Operation *op);
 
   // DecodeTensorCore.cpp: sm_90 and sm_100.
   mlir::LogicalResult hopperOp(mlir::Operation *op);

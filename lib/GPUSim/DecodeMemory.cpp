@@ -334,29 +334,8 @@ LogicalResult Decoder::llvmOp(Operation *o) {
     }
     return success();
   }
-  if (isa<LLVM::LoadOp, LLVM::StoreOp>(o)) {
-    // imm: -1 (a raw address), the address space.
-    bool isLoad = isa<LLVM::LoadOp>(o);
-    Value addr = isLoad ? cast<LLVM::LoadOp>(o).getAddr()
-                        : cast<LLVM::StoreOp>(o).getAddr();
-    Value value = isLoad ? o->getResult(0) : cast<LLVM::StoreOp>(o).getValue();
-    FailureOr<ElementInfo> e = info(value.getType(), o);
-    if (failed(e) || e->kind == Kind::MemRef || e->kind == Kind::Token)
-      return o->emitError("axe-gpu-run: llvm.load/store of scalars and "
-                          "vectors only");
-    FailureOr<uint32_t> out = loadSlot(isLoad ? value : Value(), o);
-    if (failed(out))
-      return failure();
-    Inst &i = emit(isLoad ? Opc::Load : Opc::Store, o);
-    setType(i, *e);
-    i.in = {in(addr)};
-    if (isLoad)
-      i.out = {*out};
-    else
-      i.in.push_back(in(value));
-    i.imm = {-1, addressSpace(addr.getType())};
-    return success();
-  }
+  if (isa<LLVM::LoadOp, LLVM::StoreOp>(o))
+    return llvmLoadStore(o);
   if (isa<LLVM::UndefOp, LLVM::PoisonOp, LLVM::ZeroOp>(o)) {
     FailureOr<Slot> s = define(o->getResult(0), o);
     if (failed(s))
@@ -387,4 +366,28 @@ LogicalResult Decoder::llvmOp(Operation *o) {
     return gather(o, map);
   }
   return unsupported(o);
+}
+
+LogicalResult Decoder::llvmLoadStore(Operation *o) {
+  // imm: -1 (a raw address), the address space.
+  bool isLoad = isa<LLVM::LoadOp>(o);
+  Value addr = isLoad ? cast<LLVM::LoadOp>(o).getAddr()
+                      : cast<LLVM::StoreOp>(o).getAddr();
+  Value value = isLoad ? o->getResult(0) : cast<LLVM::StoreOp>(o).getValue();
+  FailureOr<ElementInfo> e = info(value.getType(), o);
+  if (failed(e) || e->kind == Kind::MemRef || e->kind == Kind::Token)
+    return o->emitError("axe-gpu-run: llvm.load/store of scalars and "
+                        "vectors only");
+  FailureOr<uint32_t> out = loadSlot(isLoad ? value : Value(), o);
+  if (failed(out))
+    return failure();
+  Inst &i = emit(isLoad ? Opc::Load : Opc::Store, o);
+  setType(i, *e);
+  i.in = {in(addr)};
+  if (isLoad)
+    i.out = {*out};
+  else
+    i.in.push_back(in(value));
+  i.imm = {-1, addressSpace(addr.getType())};
+  return success();
 }

@@ -354,6 +354,18 @@ Result<Endpoints> classifyBoth(const TileLayout &source,
   return Endpoints{*src, *dst};
 }
 
+/// The generic exchange from `from`, held by `fromHolders`, to `to`, the
+/// distribution of `destination`.
+Result<CollectiveStep> exchangeTo(const Mesh &mesh, const Distribution &from,
+                                  const Holders &fromHolders,
+                                  const TileLayout &destination,
+                                  const Distribution &to) {
+  Result<Holders> toHolders = axe::collective::holdersOf(destination, mesh);
+  if (!toHolders)
+    return toHolders.takeFailure();
+  return exchangeStep(mesh, from, fromHolders, to, *toHolders);
+}
+
 } // namespace
 
 Result<CollectivePlan>
@@ -368,11 +380,8 @@ axe::planExchange(const TileLayout &source, llvm::ArrayRef<int64_t> sourceShape,
   Result<Holders> from = holdersOf(source, mesh);
   if (!from)
     return from.takeFailure();
-  Result<Holders> to = holdersOf(destination, mesh);
-  if (!to)
-    return to.takeFailure();
   Result<CollectiveStep> step =
-      exchangeStep(mesh, ends->source, *from, ends->destination, *to);
+      exchangeTo(mesh, ends->source, *from, destination, ends->destination);
   if (!step)
     return step.takeFailure();
   CollectivePlan plan{mesh, ends->source, ends->destination, {}};
@@ -402,11 +411,8 @@ Result<CollectivePlan> axe::planCollective(
   }
   if (!from)
     return from.takeFailure();
-  Result<Holders> to = holdersOf(destination, mesh);
-  if (!to)
-    return to.takeFailure();
   Result<CollectiveStep> step =
-      exchangeStep(mesh, reached, *from, plan.destination, *to);
+      exchangeTo(mesh, reached, *from, destination, plan.destination);
   if (!step)
     return step.takeFailure();
   if (std::optional<CollectiveStep> kept =
