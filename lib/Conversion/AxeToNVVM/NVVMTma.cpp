@@ -18,6 +18,7 @@
 #include "SIMT.h"
 #include "SharedAtoms.h"
 
+#include "axe/Layout/Strided.h"
 #include "axe/Layout/SwizzleAlgebra.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -127,16 +128,9 @@ Result<TmaPlan> planBox(Value src, Value dst) {
       if (!start.known)
         return fail("the shared box starts at a run-time offset; TMA's "
                     "destination alignment must be known");
-  IterList rowMajor;
-  int64_t stride = 1;
-  for (int64_t e : llvm::reverse(plan.box)) {
-    rowMajor.insert(rowMajor.begin(), Iter{e, stride});
-    stride *= e;
-  }
   Layout layout = t.getLayout();
   int64_t first = 0, align = 128;
-  auto plain = TileLayout::create(rowMajor);
-  auto same = equivalent(layout.tile(), *plain);
+  auto same = equivalent(layout.tile(), rowMajorLayout(plan.box));
   if (!layout.effectiveSwizzle() && same && *same) {
     first = layout.tile().offset().get(kDefaultAxis);
   } else {

@@ -18,6 +18,7 @@
 #include "axe/Codegen/LoopNest.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/IR/OperatorShapes.h"
+#include "axe/Layout/Strided.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -237,14 +238,8 @@ void forEachHeld(OpBuilder &b, Location loc, const TargetCodegen &cg,
 
 namespace {
 
-/// The m stride of each dim of a memory layout that is plain strided (each
-/// dim at most one iter, on m; no swizzle, no replica, its offset on m
-/// only), and its offset.
-struct PlainStrides {
-  SmallVector<int64_t, 4> strides;
-  int64_t offset = 0;
-};
-
+/// The m stride of each dim of a memory operand whose layout is plain
+/// strided (Strided.h; no swizzle either), and its offset.
 std::optional<PlainStrides> plainStrides(const GPUOperand &mem) {
   if (mem.isRegister() || mem.isDistributed() ||
       mem.space == MemorySpace::TMem || !mem.emitter)
@@ -252,29 +247,7 @@ std::optional<PlainStrides> plainStrides(const GPUOperand &mem) {
   const Layout &layout = mem.layout();
   if (layout.isSwizzled() && !layout.swizzle()->isIdentity())
     return std::nullopt;
-  const GroupedLayout &g = mem.emitter->grouped();
-  if (!g.layout.replica().empty())
-    return std::nullopt;
-  for (const auto &[axis, v] : g.layout.offset().entries())
-    if (axis != kDefaultAxis && v != 0)
-      return std::nullopt;
-  PlainStrides p;
-  p.offset = g.layout.offset().get(kDefaultAxis);
-  for (unsigned d = 0; d < mem.shape().size(); ++d) {
-    int64_t stride = 0, iters = 0;
-    for (const Iter &it : g.block(d)) {
-      if (it.extent == 1)
-        continue;
-      if (it.axis != kDefaultAxis)
-        return std::nullopt;
-      stride = it.stride;
-      ++iters;
-    }
-    if (iters > 1)
-      return std::nullopt;
-    p.strides.push_back(stride);
-  }
-  return p;
+  return axe::plainStrides(mem.emitter->grouped(), mem.shape().size());
 }
 
 /// What divides the element offset of `mem`'s logical element `x` (in

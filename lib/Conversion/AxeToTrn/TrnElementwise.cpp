@@ -309,20 +309,6 @@ private:
   SmallVector<int> lastAliasRead;
 };
 
-/// The output the value reaches through the yield: v itself or casts of
-/// it, each its only use.
-std::optional<unsigned> onlyYieldedAs(Value v) {
-  while (v.hasOneUse()) {
-    Operation *user = *v.getUsers().begin();
-    if (isa<YieldOp>(user))
-      return v.getUses().begin()->getOperandNumber();
-    if (!isCast(user))
-      return std::nullopt;
-    v = user->getResult(0);
-  }
-  return std::nullopt;
-}
-
 /// The outputs `v` reaches, directly or through casts, when the yield is
 /// all it reaches; the widest first, so the narrower ones round from it.
 std::optional<SmallVector<unsigned>> yieldedOnlyAs(Value v) {
