@@ -366,7 +366,7 @@ def main():
     if a.kv_tile is None:
         a.kv_tile = min(1024 if a.causal else 2048, a.seq)
     if a.interleave is None:
-        a.interleave = 2 if a.causal and a.order == 'kv-outer' else 1
+        a.interleave = 1
     if (a.d > 128 or a.kv_tile % 128 or a.seq % a.kv_tile or
             (a.kv_tile > 512 and a.kv_tile % 512) or a.kv_tile > 2048):
         ap.error('d <= 128; kv-tile a multiple of 128 up to 512, or of 512 '

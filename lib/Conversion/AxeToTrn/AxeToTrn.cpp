@@ -305,7 +305,7 @@ struct AxeToTrnPipelineOptions
       *this, "stages",
       llvm::cl::desc("Most stages per loop of trn-software-pipeline; 1: "
                      "none"),
-      llvm::cl::init(4)};
+      llvm::cl::init(5)};
 };
 } // namespace
 

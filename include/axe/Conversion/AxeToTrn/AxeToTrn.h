@@ -27,7 +27,7 @@ struct AxeToTrnOptions {
   /// Buffers of each rotated loop tile (trn-multi-buffer); 1 turns it off.
   int64_t buffers = 2;
   /// Most stages of trn-software-pipeline; 1 turns it off.
-  int64_t stages = 4;
+  int64_t stages = 5;
 };
 
 /// axe-dispatch{target=trn1}, convert-axe-to-trn, trn-multi-buffer,

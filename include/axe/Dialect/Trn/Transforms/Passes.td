@@ -140,7 +140,7 @@ def TrnSoftwarePipeline : Pass<"trn-software-pipeline", "mlir::func::FuncOp"> {
   let dependentDialects = ["axe::trn::TrnDialect", "mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
   let options = [
-    Option<"stages", "stages", "int64_t", /*default=*/"4",
+    Option<"stages", "stages", "int64_t", /*default=*/"5",
            "Most stages per loop (1 turns the pass off)">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Warn at every loop left alone, with the reason, and at every "
