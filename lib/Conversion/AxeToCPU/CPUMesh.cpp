@@ -21,7 +21,7 @@
 #include "axe/Layout/Algebra.h"
 #include "axe/Layout/Axis.h"
 #include "axe/Layout/Collective.h"
-#include "axe/Layout/Placement.h"
+#include "axe/Layout/MeshStorage.h"
 #include "axe/Support/MPIStepABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,8 +40,6 @@ namespace {
 constexpr StringLiteral kStepFunction = "axe_mpi_step";
 constexpr StringLiteral kStartFunction = "axe_mpi_start";
 constexpr StringLiteral kWaitFunction = "axe_mpi_wait_all";
-
-std::string itos(int64_t v) { return std::to_string(v); }
 
 int64_t product(ArrayRef<int64_t> values) {
   int64_t p = 1;
@@ -72,48 +70,6 @@ Result<Mesh> meshOf(ScopeAttr scope) {
   return Mesh::create(axes);
 }
 
-/// A mesh's own axes (dx, dy) or gpuid: the device axes (isDeviceAxis) of
-/// which a user-named one must be this mesh's.
-bool onDevices(const Mesh &mesh, StringRef axis) {
-  return isDeviceAxis(axis) && (axisKind(axis) == AxisKind::Device ||
-                                mesh.find(axis).has_value());
-}
-
-/// The source of a mesh reduce as the planner sees it: the reduced dims,
-/// which must lie on device axes only, become replicas on those axes, and
-/// the axes hold addends (partial).
-Result<std::pair<TileLayout, std::vector<std::string>>>
-partialLayoutOf(const Mesh &mesh, const TileLayout &layout,
-                ArrayRef<int64_t> shape, ArrayRef<int64_t> reducedDims) {
-  auto grouped = group(layout, shape);
-  if (!grouped)
-    return grouped.takeFailure();
-  IterList shard;
-  IterList replica(layout.replica().begin(), layout.replica().end());
-  std::vector<std::string> partial;
-  for (unsigned d = 0; d < shape.size(); ++d) {
-    bool reduced = llvm::is_contained(reducedDims, int64_t(d));
-    for (const Iter &it : grouped->block(d)) {
-      if (!reduced) {
-        shard.push_back(it);
-        continue;
-      }
-      if (!onDevices(mesh, it.axis))
-        return fail("reduced dim " + itos(d) +
-                    " of the source has an iter on '" + it.axis +
-                    "'; a reduce at mesh scope sums across devices only, so "
-                    "reduce the local part first at cta scope");
-      replica.push_back(it);
-      if (!llvm::is_contained(partial, it.axis))
-        partial.push_back(it.axis);
-    }
-  }
-  auto out = TileLayout::create(shard, replica, layout.offset());
-  if (!out)
-    return out.takeFailure();
-  return std::make_pair(*out, partial);
-}
-
 /// The buffer operand must be an axe.view: its memref is this process's
 /// local buffer.
 Result<ViewOp> localView(Value buffer) {
@@ -127,47 +83,6 @@ Result<ViewOp> localView(Value buffer) {
     return fail("a swizzled buffer cannot be sent as it is: copy it into a "
                 "plain layout first");
   return view;
-}
-
-/// Whether the memory iters of `layout` store the local shard of `dist`
-/// densely and row-major, as the runtime reads it: along each dim, a memory
-/// iter's stride is its place value among the dim's memory digits times
-/// the row-major stride of the dim in the local shape.
-Result<bool> checkDenseLocal(const Mesh &mesh, const TileLayout &layout,
-                             ArrayRef<int64_t> shape, const Distribution &dist,
-                             StringRef role) {
-  auto grouped = group(layout, shape);
-  if (!grouped)
-    return grouped.takeFailure();
-  Shape local = dist.localShape();
-  for (const Iter &it : grouped->layout.replica())
-    if (!onDevices(mesh, it.axis) && it.extent > 1)
-      return fail("the " + role.str() + " has replicas on '" + it.axis +
-                  "'; each process must hold one copy of its shard");
-  for (const auto &[axis, value] : layout.offset().entries())
-    if (!onDevices(mesh, axis) && value != 0)
-      return fail("the " + role.str() + " layout has an offset on '" + axis +
-                  "'");
-  int64_t rowStride = 1;
-  for (unsigned d = shape.size(); d-- > 0;) {
-    int64_t memoryPlace = 1;
-    for (const Iter &it : llvm::reverse(grouped->block(d))) {
-      if (onDevices(mesh, it.axis) || it.extent == 1)
-        continue;
-      int64_t expected = memoryPlace * rowStride;
-      if (it.axis != kDefaultAxis || it.stride != expected)
-        return fail("the " + role.str() +
-                    " must be stored densely and "
-                    "row-major as its local shape " +
-                    shapeStr(local) + " on every process; along dim " +
-                    itos(d) + " the iter " + itos(it.extent) + ":" +
-                    itos(it.stride) + "@" + it.axis + " should have stride " +
-                    itos(expected) + "@m");
-      memoryPlace *= it.extent;
-    }
-    rowStride *= local[d];
-  }
-  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,51 +139,6 @@ MPIStepKind stepKindOf(CollectiveKind kind) {
   llvm_unreachable("the exchange has no MPI step");
 }
 
-/// The pack of the buffer of `full` by the digits that `sharded` puts on the
-/// step's axes: the chunk for each member of the communicator.
-Result<std::vector<int64_t>> packOf(const Mesh &mesh, const Distribution &full,
-                                    const Distribution &sharded,
-                                    ArrayRef<unsigned> axes) {
-  std::optional<unsigned> dim;
-  for (unsigned a : axes) {
-    const AxisPlacement &p = sharded.axes[a];
-    if (p.kind != PlacementKind::Sharded)
-      return fail("mesh axis '" + mesh.axes()[a].name + "' is " + p.str() +
-                  ", not sharded, on one side of the step");
-    if (dim && *dim != p.dim)
-      return fail("the step shards dims " + itos(*dim) + " and " + itos(p.dim) +
-                  " at once");
-    dim = p.dim;
-  }
-  Shape local = full.localShape();
-  std::vector<int64_t> out;
-  if (!dim) {
-    out = {1, product(local), 1, 0};
-    return out;
-  }
-  int64_t outer = product(ArrayRef<int64_t>(local).take_front(*dim));
-  int64_t inner = product(ArrayRef<int64_t>(local).drop_front(*dim + 1));
-  out = {outer, local[*dim], inner, int64_t(axes.size())};
-  for (unsigned a : axes) {
-    const AxisPlacement &p = sharded.axes[a];
-    // The digit's place in the full side's local index: its global stride
-    // less the digits that side already removed below it.
-    int64_t stride = p.stride;
-    for (const AxisPlacement &q : full.axes) {
-      if (q.kind != PlacementKind::Sharded || q.dim != *dim ||
-          q.stride >= p.stride)
-        continue;
-      if (q.stride * q.extent > p.stride)
-        return fail("the digits of dim " + itos(*dim) +
-                    " that the mesh axes take overlap");
-      stride /= q.extent;
-    }
-    out.push_back(stride);
-    out.push_back(p.extent);
-  }
-  return out;
-}
-
 Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
                                           const CollectiveStep &step) {
   const Mesh &mesh = mp.plan.mesh;
@@ -289,7 +159,7 @@ Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
   std::vector<int64_t> sendPack = noPack, recvPack = noPack;
   auto assign = [&](std::vector<int64_t> &slot, const Distribution &full,
                     const Distribution &sharded) -> Result<bool> {
-    auto p = packOf(mesh, full, sharded, axes);
+    auto p = digitPack(mesh, full, sharded, axes);
     if (!p)
       return p.takeFailure();
     slot = *p;
@@ -446,8 +316,7 @@ Result<MeshPlan> planMeshOp(Operation *op) {
   TileLayout srcLayout = srcType.getLayout().tile();
   SmallVector<int64_t, 4> srcShape(srcType.getShape());
   if (kind) {
-    auto partialLayout =
-        partialLayoutOf(*mesh, srcLayout, srcShape, reducedDims);
+    auto partialLayout = partialSource(*mesh, srcLayout, srcShape, reducedDims);
     if (!partialLayout)
       return partialLayout.takeFailure();
     srcLayout = partialLayout->first;
@@ -469,7 +338,8 @@ Result<MeshPlan> planMeshOp(Operation *op) {
       return fail(std::string("the ") + role +
                   " is not a balanced distribution over the mesh (" +
                   dist->str(mp.plan.mesh) + ")");
-    if (auto ok = checkDenseLocal(*mesh, *layout, shape, *dist, role); !ok)
+    if (auto ok = checkDenseLocalStorage(*mesh, *layout, shape, *dist, role);
+        !ok)
       return ok.takeFailure();
   }
   if (mp.plan.steps.empty())
