@@ -29,3 +29,37 @@ func.func @spread() {
   }
   return
 }
+
+// A dependent chain VectorE -> tensor_scalar -> VectorE. By busy time alone
+// (the rule before latency balancing) the multiply went to GpSimd, VectorE
+// having 2048 columns of reduction on it; there it waits for the
+// reduction's result plus a semaphore, and the second reduction waits for
+// it plus another. On VectorE the chain ends earlier.
+// CHECK-LABEL: func.func @chain
+// CHECK: trn.tensor_reduce max
+// CHECK-NEXT: trn.tensor_scalar %{{.*}}, multiply(2.000000e+00) into %{{.*}} engine vector
+// CHECK-NEXT: trn.tensor_reduce add
+func.func @chain() {
+  %s = trn.alloc : memref<128x2048xf32, #trn.space<sbuf>>
+  %m = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  %n = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  %r = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  trn.tensor_reduce max %s into %m axes [1] : memref<128x2048xf32, #trn.space<sbuf>> into memref<128x1xf32, #trn.space<sbuf>>
+  trn.tensor_scalar %m, multiply(2.0) into %n engine vector : memref<128x1xf32, #trn.space<sbuf>> into memref<128x1xf32, #trn.space<sbuf>>
+  trn.tensor_reduce add %n into %r axes [1] : memref<128x1xf32, #trn.space<sbuf>> into memref<128x1xf32, #trn.space<sbuf>>
+  return
+}
+
+// The same two instructions with nothing depending on each other: the
+// multiply leaves the busy VectorE, as the busy-time rule had it.
+// CHECK-LABEL: func.func @independent
+// CHECK: trn.tensor_scalar %{{.*}}, multiply(2.000000e+00) into %{{.*}} engine {{scalar|gpsimd}}
+func.func @independent() {
+  %s = trn.alloc : memref<128x2048xf32, #trn.space<sbuf>>
+  %m = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  %a = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  %n = trn.alloc : memref<128x1xf32, #trn.space<sbuf>>
+  trn.tensor_reduce max %s into %m axes [1] : memref<128x2048xf32, #trn.space<sbuf>> into memref<128x1xf32, #trn.space<sbuf>>
+  trn.tensor_scalar %a, multiply(2.0) into %n engine vector : memref<128x1xf32, #trn.space<sbuf>> into memref<128x1xf32, #trn.space<sbuf>>
+  return
+}

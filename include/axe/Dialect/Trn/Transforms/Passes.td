@@ -79,16 +79,18 @@ def TrnMultiBuffer : Pass<"trn-multi-buffer", "mlir::func::FuncOp"> {
 def TrnBalanceEngines : Pass<"trn-balance-engines", "mlir::func::FuncOp"> {
   let summary = "Spread copies and scalar arithmetic over VectorE, ScalarE and GpSimd";
   let description = [{
-    Walks the function in program order and gives each instruction that
-    more than one engine can run the engine whose estimated busy time, with
-    the instruction's cost added, is lowest: `tensor_copy` on VectorE,
-    GpSimd or ScalarE (which copies with `activation copy`),
-    `tensor_scalar` on any of the three, `tensor_tensor` and `memset` on
-    VectorE or GpSimd. GpSimd is never given a PSUM operand. An
-    instruction inside loops weighs its trip count; the estimates are the
-    simulator's cost formulas at its default clocks. Instructions whose
-    engine is fixed (matmul, activation, tensor_reduce) count toward the
-    load the others are balanced against.
+    Gives each instruction that more than one engine can run the engine
+    on which the function's estimated schedule ends earliest:
+    `tensor_copy` on VectorE, GpSimd or ScalarE (which copies with
+    `activation copy`), `tensor_scalar` on any of the three,
+    `tensor_tensor` and `memset` on VectorE or GpSimd. GpSimd is never
+    given a PSUM operand. It starts from the lowest estimated busy time
+    (weighted by loop trip counts) per instruction in program order, then
+    moves single instructions while that shortens a list schedule: engine
+    and SBUF/PSUM port free times, each buffer ready at its writer's end
+    plus that engine's latency, a semaphore between compute engines, loop
+    bodies run min(trips, 3) times and the rest extrapolated. The
+    estimates are the simulator's cost formulas at its default clocks.
   }];
   let dependentDialects = ["axe::trn::TrnDialect"];
   let statistics = [
