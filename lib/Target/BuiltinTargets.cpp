@@ -10,6 +10,8 @@
 
 #include "BuiltinTargets.h"
 
+#include "axe/Target/Trn/Machine.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -258,7 +260,8 @@ TargetDescription makeCpu() {
 
 TargetDescription makeTrn1() {
   // One NeuronCore: 128 SBUF partitions of 192 KiB, PSUM of 128 partitions x
-  // 16 KiB organised as 8 banks of 2 KiB.
+  // 16 KiB organised as 8 banks of 2 KiB (Trn/Machine.h).
+  using namespace trn::machine;
   TargetDescription t;
   t.name = "trn1";
   t.kind = TargetKind::Accelerator;
@@ -268,18 +271,20 @@ TargetDescription makeTrn1() {
   t.warpsPerWarpgroup = 0;
   t.maxThreadsPerCTA = 1;
   t.maxClusterSize = 1;
-  t.axes = {memoryAxis("P", 128, "scratchpad partition", /*cellBits=*/0,
+  t.axes = {memoryAxis("P", kPartitions, "scratchpad partition",
+                       /*cellBits=*/0,
                        /*parallel=*/true),
             // F counts elements, so its reach depends on the element size;
             // the memory spaces' capacities bound it.
             memoryAxis("F", 0, "free dimension within a partition (elements)"),
-            memoryAxis("Bank", 8, "PSUM bank"), kMemoryAxis, kDeviceAxis};
+            memoryAxis("Bank", kPsumBanks, "PSUM bank"), kMemoryAxis,
+            kDeviceAxis};
   t.memorySpaces = {
       {"hbm", 0, CapacityScope::Device, "device HBM"},
-      {"sbuf", 128 * 192 * 1024, CapacityScope::Core, "state buffer (SBUF)",
-       /*partitions=*/128},
-      {"psum", 128 * 16 * 1024, CapacityScope::Core,
-       "partial-sum buffer (PSUM)", /*partitions=*/128, /*banks=*/8},
+      {"sbuf", kSbufBytes, CapacityScope::Core, "state buffer (SBUF)",
+       kPartitions},
+      {"psum", kPsumBytes, CapacityScope::Core, "partial-sum buffer (PSUM)",
+       kPartitions, kPsumBanks},
   };
   t.partitionAccess = PartitionAccessRules();
   addFeatures(t, {"tensore", "vectore", "scalare", "gpsimd", "dma", "psum"});

@@ -1,5 +1,6 @@
 //===- Report.cpp - The report and the trace of a simulation --------------===//
 
+#include "axe/Target/Trn/Machine.h"
 #include "axe/TrnSim/Simulator.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -12,7 +13,9 @@ using namespace axe::trnsim;
 
 double SimResult::hfu(const SimParams &params) const {
   // 128x128 MACs, 2 FLOPs each, per TensorE cycle: 91.75 TFLOPS at 2.8 GHz.
-  double peakPerNs = 128.0 * 128.0 * 2.0 * params.tensorGhz;
+  double peakPerNs = double(axe::trn::machine::kPartitions) *
+                     axe::trn::machine::kMatmulMaxStationaryFree * 2.0 *
+                     params.tensorGhz;
   return totalNs > 0 ? matmulFlops / (peakPerNs * totalNs) : 0;
 }
 

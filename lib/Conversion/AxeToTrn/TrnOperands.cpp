@@ -5,7 +5,7 @@
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Target/Trn/Machine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Layout/Algebra.h"
 #include "axe/Support/ElementBytes.h"

@@ -12,7 +12,7 @@
 
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Target/Trn/Machine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

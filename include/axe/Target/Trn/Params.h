@@ -1,7 +1,7 @@
 //===- Params.h - The named constants of the trn timing model --*- C++ -*-===//
 //
 // Every number the timing model uses and that is not a hardware limit of
-// TrnMachine.h lives here, under a name that `axe-trn-sim --param
+// Target/Trn/Machine.h lives here, under a name that `axe-trn-sim --param
 // name=value` overrides. Each cites its public source: [O] an official AWS
 // figure, [E] an estimate, [fitted] calibrated on the NKI matmul tutorial's
 // DMA-bound kernels. `axe-trn-sim --params=NAME` picks a named set.

@@ -1,14 +1,14 @@
 //===- TrnOps.cpp - Verifiers and directives of the trn ops ---------------===//
 //
 // Each verifier states one NeuronCore-v2 rule per failure and names the
-// operand and the limit; the limits come from TrnMachine.h. The checks every
+// operand and the limit; the limits come from Target/Trn/Machine.h. The checks every
 // instruction shares (where an operand lives, which engine may touch it, the
 // access-pattern limits of SBUF/PSUM operands) are the helpers at the top.
 //
 //===----------------------------------------------------------------------===//
 
 #include "axe/Dialect/Trn/IR/TrnOps.h"
-#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Target/Trn/Machine.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "axe/Dialect/Trn/IR/TrnMachine.h"
+#include "axe/Target/Trn/Machine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Dialect/Trn/Transforms/Passes.h"
 

@@ -30,8 +30,8 @@ def Trn_Dialect : Dialect {
                          to memref<128x512xbf16, #trn.space<sbuf>>
     ```
 
-    The verifiers check the NeuronCore-v2 rules (`TrnMachine.h` holds the
-    numbers): partition counts, matmul sizes and its PSUM bank, which engine
+    The verifiers check the NeuronCore-v2 rules (`axe/Target/Trn/Machine.h`
+    holds the numbers): partition counts, matmul sizes and its PSUM bank, which engine
     may read and write which memory, dtypes and capacities.
   }];
   let useDefaultAttributePrinterParser = 1;

@@ -1,14 +1,16 @@
-//===- TrnMachine.h - Limits of a trn1 NeuronCore-v2 ------------*- C++ -*-===//
+//===- Machine.h - Limits of a trn1 NeuronCore-v2 ---------------*- C++ -*-===//
 //
-// The figures the trn verifiers check, in one place. Each is an official AWS
+// The figures of a trn1 NeuronCore, in one place: the target description
+// (lib/Target), the trn verifiers, the trn passes and the simulator read
+// them from here. Each is an official AWS
 // figure from the AWS Neuron documentation: the Trainium/Inferentia2
 // architecture guide for NKI (engines, memories and their connections) and
 // the nki.isa API reference (operand rules of each instruction).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_DIALECT_TRN_IR_TRNMACHINE_H
-#define AXE_DIALECT_TRN_IR_TRNMACHINE_H
+#ifndef AXE_TARGET_TRN_MACHINE_H
+#define AXE_TARGET_TRN_MACHINE_H
 
 #include <cstdint>
 
@@ -48,4 +50,4 @@ inline constexpr int64_t kMaxPatternDims = 4;
 
 } // namespace axe::trn::machine
 
-#endif // AXE_DIALECT_TRN_IR_TRNMACHINE_H
+#endif // AXE_TARGET_TRN_MACHINE_H
