@@ -316,6 +316,32 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
+/// A `?` shared side against a known register fragment: the matrices' rows
+/// are 16 aligned bytes of rows of the tile, which the swizzle rule keeps
+/// (and spreads over the banks).
+template <bool Load>
+SmallVector<LayoutProposal> proposeMoves(Operation *raw,
+                                         const ScheduleContext &ctx) {
+  auto op = cast<CopyOp>(raw);
+  Value reg = Load ? op.getTarget() : op.getSource();
+  Value shared = Load ? op.getSource() : op.getTarget();
+  if (!ctx.target->hasFeature(Load ? "ldmatrix" : "stmatrix") ||
+      spaceOf(reg) != MemorySpace::Reg ||
+      spaceOf(shared) != MemorySpace::Shared || isInferred(reg) ||
+      !isInferred(shared))
+    return {};
+  BufferType t = typeOf(shared);
+  if (t.getRank() != 2 || t.getElementType().getIntOrFloatBitWidth() != 16 ||
+      t.getShape()[1] % 8 != 0)
+    return {};
+  SmallVector<LayoutProposal> out(1);
+  proposeOperand(out[0], Load ? 0 : 1, raw->getContext(),
+                 sharedTileLayout(t.getShape(), 16));
+  out[0].reason = std::string(Load ? "ldmatrix" : "stmatrix") +
+                  ": 16-byte matrix rows, swizzled by the row rule";
+  return out;
+}
+
 } // namespace
 
 void addMatrixMoveSchedules(ScheduleRegistry &registry) {
@@ -325,13 +351,13 @@ void addMatrixMoveSchedules(ScheduleRegistry &registry) {
        "shared -> registers of 16-bit elements by ldmatrix.x4/x2/x1 (.trans) "
        "where every 32-bit register pair of the warp is an 8x8 matrix of the "
        "fragment and its rows 16 aligned bytes",
-       matchMoves<true>, rewriteMoves<true>});
+       matchMoves<true>, rewriteMoves<true>, proposeMoves<true>});
   (void)registry.add(
       {"stmatrix", "axe.copy",
        targetKind(TargetKind::GPU) && hasFeature("stmatrix"), 15,
        "registers -> shared of 16-bit elements by stmatrix.x4/x2/x1 (.trans) "
        "under the same conditions as ldmatrix",
-       matchMoves<false>, rewriteMoves<false>});
+       matchMoves<false>, rewriteMoves<false>, proposeMoves<false>});
 }
 
 } // namespace axe::nvvm

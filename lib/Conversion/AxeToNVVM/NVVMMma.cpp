@@ -20,6 +20,7 @@
 #include "axe/Codegen/InstanceView.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/IR/OperatorShapes.h"
+#include "axe/Layout/Algebra.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -106,6 +107,18 @@ std::string typeName(Type t) {
   return s;
 }
 
+/// The target's mma.sync for `in` x `in` -> `acc` of the largest K that
+/// divides `k`.
+const InstructionAtom *mmaAtomFor(const TargetDescription &target, StringRef in,
+                                  StringRef acc, int64_t k) {
+  const InstructionAtom *best = nullptr;
+  for (const InstructionAtom *atom : target.findAtoms(AtomKind::MmaSync))
+    if (atom->elementType == in && atom->accumulatorType == acc &&
+        k % atom->k == 0 && (!best || atom->k > best->k))
+      best = atom;
+  return best;
+}
+
 MemorySpace rootSpace(Value buffer) {
   auto chain = walkBufferChain(buffer);
   return cast<BufferType>(chain->root->getResult(0).getType()).getMemorySpace();
@@ -126,10 +139,7 @@ Result<MmaPlan> planMma(const TargetDescription &target, int64_t threads,
     return fail("A and B have different element types");
   std::string in = typeName(ta.getElementType());
   std::string acc = typeName(tc.getElementType());
-  for (const InstructionAtom *atom : target.findAtoms(AtomKind::MmaSync))
-    if (atom->elementType == in && atom->accumulatorType == acc &&
-        problem->k % atom->k == 0 && (!plan.atom || atom->k > plan.atom->k))
-      plan.atom = atom;
+  plan.atom = mmaAtomFor(target, in, acc, problem->k);
   if (!plan.atom)
     return fail(target.name.str() + " has no mma.sync for " + in + " x " + in +
                 " -> " + acc + " whose K divides " +
@@ -434,6 +444,144 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Layout proposals
+//===----------------------------------------------------------------------===//
+
+/// A split of a scope's warps over C's fragment tiles: `rows` x `cols` warps,
+/// each `tileRows` x `tileCols` fragments.
+struct WarpGrid {
+  int64_t rows, cols, tileRows, tileCols;
+  /// Rows of A plus columns of B a warp reads per K step: the shared
+  /// traffic of its fragment loads.
+  int64_t traffic;
+};
+
+/// Every split of `warps` warps into a grid that divides the fragment tiles
+/// evenly, least traffic first (then more warps along M).
+SmallVector<WarpGrid> warpGrids(int64_t warps, int64_t tilesM, int64_t tilesN,
+                                const InstructionAtom &atom) {
+  SmallVector<WarpGrid> grids;
+  for (int64_t rows = 1; rows <= warps; ++rows) {
+    int64_t cols = warps / rows;
+    if (warps % rows || tilesM % rows || tilesN % cols)
+      continue;
+    WarpGrid g{rows, cols, tilesM / rows, tilesN / cols, 0};
+    if (g.tileRows * g.tileCols > kMaxTiles)
+      continue;
+    g.traffic = g.tileRows * atom.m + g.tileCols * atom.n;
+    grids.push_back(g);
+  }
+  llvm::stable_sort(grids, [](const WarpGrid &a, const WarpGrid &b) {
+    return a.traffic != b.traffic ? a.traffic < b.traffic : a.rows > b.rows;
+  });
+  return grids;
+}
+
+/// C as the atom's C fragment tiled over the grid: warp (i, j) on
+/// `warpAxis` as i * cols + j, its fragments row-major in the register
+/// slots.
+Result<TileLayout> accumulatorOverWarps(const InstructionAtom &atom,
+                                        const WarpGrid &g, StringRef warpAxis) {
+  const AtomOperand *c = atom.findOperand("C");
+  if (!c || !c->layout)
+    return fail(atom.name + " has no fixed C fragment");
+  IterList outer;
+  if (warpAxis.empty()) {
+    outer = {Iter{g.tileRows, g.tileCols}, Iter{g.tileCols, 1}};
+  } else {
+    outer = {Iter{g.rows, g.cols, warpAxis.str()}, Iter{g.tileRows, g.tileCols},
+             Iter{g.cols, 1, warpAxis.str()}, Iter{g.tileCols, 1}};
+  }
+  auto grid = TileLayout::create(outer);
+  if (!grid)
+    return grid.takeFailure();
+  return tile(c->layout->tile(), c->shape, *grid,
+              {g.rows * g.tileRows, g.cols * g.tileCols});
+}
+
+/// Shared A and B by the swizzle rule (ldmatrix reads their 16-byte rows
+/// without conflicts), and C as the atom's fragments over the scope's warps,
+/// one proposal per warp grid, the least traffic first.
+SmallVector<LayoutProposal> proposeMma(Operation *raw,
+                                       const ScheduleContext &ctx) {
+  auto op = cast<GemmOp>(raw);
+  if (!op->getParentOfType<KernelOp>())
+    return {};
+  ScopeKind scope = op.getScope().getKind();
+  if (scope < ScopeKind::Warp || scope > ScopeKind::CTA)
+    return {};
+  BufferType ta = typeOf(op.getA()), tb = typeOf(op.getB()),
+             tc = typeOf(op.getC());
+  auto problem = gemmProblem(ta.getShape(), op.getTransposeA(), tb.getShape(),
+                             op.getTransposeB(), tc.getShape());
+  if (!problem || ta.getElementType() != tb.getElementType())
+    return {};
+  const TargetDescription &target = *ctx.target;
+  const InstructionAtom *atom =
+      mmaAtomFor(target, typeName(ta.getElementType()),
+                 typeName(tc.getElementType()), problem->k);
+  if (!atom)
+    return {};
+  MLIRContext *mctx = raw->getContext();
+  LayoutProposal operands;
+  std::string why = atom->name;
+  for (auto [i, v] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
+    if (!isInferred(v))
+      continue;
+    if (spaceOf(v) != MemorySpace::Shared)
+      return {};
+    BufferType t = typeOf(v);
+    unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+    Layout l = sharedTileLayout(t.getShape(), bits);
+    proposeOperand(operands, i, mctx, l);
+    why +=
+        std::string(i ? "; B" : "; A") + " shared " +
+        std::to_string(t.getShape()[1] * bits / 8) + "-byte rows" +
+        (l.effectiveSwizzle()
+             ? ", " + std::to_string(16 << l.effectiveSwizzle()->swizzleLen) +
+                   "B swizzle"
+             : ", row-major");
+  }
+  if (!isInferred(op.getC())) {
+    if (operands.layouts.empty())
+      return {};
+    operands.reason = why;
+    return {std::move(operands)};
+  }
+  if (spaceOf(op.getC()) != MemorySpace::Reg)
+    return {};
+  auto unit = ExecutionScope(static_cast<int>(scope));
+  int64_t warps =
+      target.threadsPerInstance(unit, threadsOf(raw)) / target.warpSize;
+  std::string warpAxis;
+  if (scope != ScopeKind::Warp) {
+    const TargetAxis *axis = target.axisNumbering(ExecutionScope::Warp, unit);
+    if (!axis)
+      return {};
+    warpAxis = axis->name.str();
+  }
+  if (warps < 1 || problem->m % atom->m || problem->n % atom->n)
+    return {};
+  SmallVector<LayoutProposal> out;
+  SmallVector<WarpGrid> grids =
+      warpGrids(warps, problem->m / atom->m, problem->n / atom->n, *atom);
+  for (const WarpGrid &g : llvm::ArrayRef(grids).take_front(3)) {
+    auto c = accumulatorOverWarps(*atom, g, warpAxis);
+    if (!c)
+      continue;
+    LayoutProposal p = operands;
+    proposeOperand(p, 2, mctx, Layout(*c));
+    p.cost = double(g.traffic) / double(grids.front().traffic) - 1;
+    p.reason = why + "; C over " + std::to_string(g.rows) + "x" +
+               std::to_string(g.cols) + " warps of " +
+               std::to_string(g.tileRows) + "x" + std::to_string(g.tileCols) +
+               " fragments";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 } // namespace
 
 void addMmaSchedules(ScheduleRegistry &registry) {
@@ -443,7 +591,7 @@ void addMmaSchedules(ScheduleRegistry &registry) {
        "warp-level tensor-core tiles: C's layout tiles the atom's C "
        "fragment per warp; A and B fragments by ldmatrix where their rows "
        "are 16 aligned bytes, else element loads",
-       matchMma, rewriteMma});
+       matchMma, rewriteMma, proposeMma});
 }
 
 } // namespace axe::nvvm

@@ -122,7 +122,7 @@ void addCopySchedule(ScheduleRegistry &r, StringRef opName) {
                "or its round-robin share of up to 16-byte vectors (memory "
                "to memory; global to shared by cp.async where the target "
                "has it)",
-               matchCopy<OpTy>, rewriteCopy<OpTy>});
+               matchCopy<OpTy>, rewriteCopy<OpTy>, proposeSIMTCopy});
 }
 
 //===----------------------------------------------------------------------===//
@@ -288,12 +288,12 @@ void addSIMTSchedules(ScheduleRegistry &registry) {
   addCopySchedule<CopyOp>(registry, "axe.copy");
   addCopySchedule<CopyAsyncOp>(registry, "axe.copy_async");
   addFillSchedule(registry);
-  (void)registry.add({"nvvm.elementwise.simt", "axe.elementwise", gpuTargets(),
-                      0,
-                      "each thread computes the elements it holds of the "
-                      "first register output (or its share of memory "
-                      "outputs), reading inputs it holds",
-                      matchElementwise, rewriteElementwise});
+  (void)registry.add(
+      {"nvvm.elementwise.simt", "axe.elementwise", gpuTargets(), 0,
+       "each thread computes the elements it holds of the "
+       "first register output (or its share of memory "
+       "outputs), reading inputs it holds",
+       matchElementwise, rewriteElementwise, proposeSIMTElementwise});
   addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy", matchCopy<CopyOp>,
                     rewriteCopy<CopyOp>, "nvvm.copy.simt");
   addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy_async",

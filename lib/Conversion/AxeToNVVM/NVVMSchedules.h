@@ -4,6 +4,10 @@
 #define AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
 
 #include "axe/Codegen/Schedule.h"
+#include "axe/Dialect/Axe/IR/AxeDialect.h"
+#include "axe/Layout/Swizzle.h"
+
+#include <optional>
 
 namespace axe::nvvm {
 
@@ -28,6 +32,47 @@ void addWgmmaSchedules(ScheduleRegistry &registry);
 
 /// tcgen05.mma into tmem, and tmem moves by tcgen05.ld/st (NVVMTcgen05.cpp).
 void addTcgen05Schedules(ScheduleRegistry &registry);
+
+//===----------------------------------------------------------------------===//
+// Layout proposals (NVVMProposals.cpp): the anchors of axe-infer-layouts
+//===----------------------------------------------------------------------===//
+
+/// Whether `buffer`'s layout is `?` (still to infer).
+bool isInferred(mlir::Value buffer);
+
+/// Adds `layout` (canonicalized) for operand `operand` to `proposal`.
+void proposeOperand(LayoutProposal &proposal, unsigned operand,
+                    mlir::MLIRContext *context, const Layout &layout);
+
+/// The shared tile that readers of whole rows (ldmatrix, matrix
+/// descriptors, 16-byte copies) take without bank conflicts, by CuTe's rule
+/// for swizzle atoms: rows of a multiple of 128 bytes take the 128B
+/// swizzle, else of 64 bytes the 64B one, else of 32 bytes the 32B one,
+/// their atoms (8 rows of one line) stacked down the rows first, then
+/// across; anything else is row-major. `shape` is as stored (rows along its
+/// last dim).
+Layout sharedTileLayout(llvm::ArrayRef<int64_t> shape, unsigned elementBits);
+
+/// What one TMA box of `shape` writes: rows of 32, 64 or 128 bytes as the
+/// swizzle atom of that line, row after row; other boxes row-major.
+Layout tmaBoxLayout(llvm::ArrayRef<int64_t> shape, unsigned elementBits);
+
+/// The register tile a vectorized copy of a `shape` tile likes at scope
+/// `scope`: the row-major elements in runs of up to 16 bytes, runs dealt
+/// round robin to the scope's threads (on the axis numbering them), or
+/// nullopt where the runs do not divide among the threads.
+std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
+                                         ScopeKind scope, int64_t threadsPerCTA,
+                                         llvm::ArrayRef<int64_t> shape,
+                                         unsigned elementBits);
+
+/// The proposals of the SIMT copy (a shared or register side to infer
+/// against a known one) and of the SIMT elementwise (the `?` operands as a
+/// known operand of their shape and memory).
+llvm::SmallVector<LayoutProposal> proposeSIMTCopy(mlir::Operation *op,
+                                                  const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal>
+proposeSIMTElementwise(mlir::Operation *op, const ScheduleContext &ctx);
 
 /// Lowers the axe.pipeline ops of a kernel body (`entry` its first block,
 /// partitions still there) to mbarrier waits and arrivals

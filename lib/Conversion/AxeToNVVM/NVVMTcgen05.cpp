@@ -448,6 +448,125 @@ LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
   });
 }
 
+//===----------------------------------------------------------------------===//
+// Layout proposals
+//===----------------------------------------------------------------------===//
+
+/// Data path D for a `?` tmem operand of 128 rows of 32-bit elements.
+bool proposeDatapathD(LayoutProposal &p, unsigned operand, Value tmem) {
+  if (!isInferred(tmem))
+    return true;
+  BufferType t = typeOf(tmem);
+  if (t.getMemorySpace() != MemorySpace::TMem || t.getRank() != 2 ||
+      t.getShape()[0] != 128 ||
+      t.getElementType().getIntOrFloatBitWidth() != 32)
+    return false;
+  auto d = tmemDatapathLayout(TmemDatapath::D, 128, t.getShape()[1]);
+  if (!d)
+    return false;
+  proposeOperand(p, operand, tmem.getContext(), Layout(*d));
+  p.reason += (p.reason.empty() ? "" : "; ") + std::string("tmem data path D");
+  return true;
+}
+
+/// A `?` shared operand read through sm_100 descriptors: the swizzle rule.
+bool proposeDescriptorOperand(LayoutProposal &p, unsigned operand, Value v,
+                              StringRef name) {
+  if (!isInferred(v))
+    return true;
+  if (spaceOf(v) != MemorySpace::Shared)
+    return false;
+  BufferType t = typeOf(v);
+  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+  Layout l = sharedTileLayout(t.getShape(), bits);
+  proposeOperand(p, operand, v.getContext(), l);
+  std::optional<Swizzle> s = l.effectiveSwizzle();
+  p.reason += (p.reason.empty() ? "" : "; ") + name.str() + " K-major, " +
+              (s ? std::to_string(16 << s->swizzleLen) + "B swizzle atoms"
+                 : std::string("row-major"));
+  return true;
+}
+
+SmallVector<LayoutProposal> proposeMma(Operation *raw,
+                                       const ScheduleContext &ctx) {
+  auto op = cast<GemmOp>(raw);
+  if (!ctx.target->hasFeature("tcgen05") || op.getTransposeA() ||
+      !op.getTransposeB())
+    return {};
+  BufferType ta = typeOf(op.getA()), tc = typeOf(op.getC());
+  auto problem = gemmProblem(ta.getShape(), false, typeOf(op.getB()).getShape(),
+                             true, tc.getShape());
+  if (!problem)
+    return {};
+  std::string in = typeName(ta.getElementType());
+  bool hasAtom = llvm::any_of(
+      ctx.target->findAtoms(AtomKind::Tcgen05Mma), [&](const auto *atom) {
+        return atom->elementType == in && atom->m == problem->m &&
+               atom->n == problem->n && atom->accumulatorType == "f32";
+      });
+  LayoutProposal p;
+  if (!hasAtom || !proposeDescriptorOperand(p, 0, op.getA(), "A") ||
+      !proposeDescriptorOperand(p, 1, op.getB(), "B") ||
+      !proposeDatapathD(p, 2, op.getC()) || p.layouts.empty())
+    return {};
+  p.reason = "tcgen05.mma: " + p.reason;
+  return {std::move(p)};
+}
+
+/// tcgen05.ld.32x32b's registers (row t on thread t of the warpgroup) for
+/// a `?` target, data path D for a `?` source.
+SmallVector<LayoutProposal> proposeLoad(Operation *raw,
+                                        const ScheduleContext &ctx) {
+  auto op = cast<CopyOp>(raw);
+  if (!ctx.target->hasFeature("tcgen05") ||
+      scopeOf(raw) != ScopeKind::Warpgroup ||
+      spaceOf(op.getSource()) != MemorySpace::TMem ||
+      spaceOf(op.getTarget()) != MemorySpace::Reg)
+    return {};
+  LayoutProposal p;
+  if (!proposeDatapathD(p, 0, op.getSource()))
+    return {};
+  if (isInferred(op.getTarget())) {
+    BufferType t = typeOf(op.getTarget());
+    if (t.getElementType().getIntOrFloatBitWidth() != 32)
+      return {};
+    auto atom = tcgen05AtomLayout(Tcgen05Shape::S32x32b, t.getShape(), 32);
+    if (!atom)
+      return {};
+    proposeOperand(p, 1, raw->getContext(), Layout(*atom));
+    p.reason += (p.reason.empty() ? "" : "; ") +
+                std::string("tcgen05.ld.32x32b: row t on thread t");
+  }
+  if (p.layouts.empty())
+    return {};
+  return {std::move(p)};
+}
+
+SmallVector<LayoutProposal> proposeCopyIn(Operation *raw,
+                                          const ScheduleContext &ctx) {
+  auto op = cast<CopyOp>(raw);
+  if (!ctx.target->hasFeature("tcgen05") ||
+      spaceOf(op.getTarget()) != MemorySpace::TMem)
+    return {};
+  LayoutProposal p;
+  if (!proposeDatapathD(p, 1, op.getTarget()) ||
+      !proposeDescriptorOperand(p, 0, op.getSource(), "the source") ||
+      p.layouts.empty())
+    return {};
+  p.reason = "tcgen05.cp: " + p.reason;
+  return {std::move(p)};
+}
+
+SmallVector<LayoutProposal> proposeFill(Operation *raw,
+                                        const ScheduleContext &ctx) {
+  LayoutProposal p;
+  if (!ctx.target->hasFeature("tcgen05") ||
+      !proposeDatapathD(p, 0, cast<FillOp>(raw).getTarget()) ||
+      p.layouts.empty())
+    return {};
+  return {std::move(p)};
+}
+
 } // namespace
 
 void addTcgen05Schedules(ScheduleRegistry &registry) {
@@ -458,21 +577,21 @@ void addTcgen05Schedules(ScheduleRegistry &registry) {
        "one thread issues tcgen05.mma per K step into a tmem accumulator "
        "(data path D) from K-major shared descriptors, committed to an "
        "mbarrier the scope waits on",
-       matchMma, rewriteMma, /*zeroInit=*/true});
+       matchMma, rewriteMma, proposeMma, /*zeroInit=*/true});
   (void)registry.add({"tcgen05.ld", "axe.copy", targets, 30,
                       "tmem to registers by tcgen05.ld.32x32b, each warp of "
                       "the warpgroup on its 32-lane quarter",
-                      matchLoad, rewriteLoad});
+                      matchLoad, rewriteLoad, proposeLoad});
   (void)registry.add({"tcgen05.cp", "axe.copy", targets, 30,
                       "shared to tmem by tcgen05.cp.128x256b from sm_100 "
                       "descriptors of the shared atoms (8 columns per "
                       "instruction), one issuing thread, committed to an "
                       "mbarrier the scope waits on",
-                      matchCopyIn, rewriteCopyIn});
+                      matchCopyIn, rewriteCopyIn, proposeCopyIn});
   (void)registry.add({"tcgen05.st", "axe.fill", targets, 30,
                       "tmem filled by tcgen05.st.32x32b, each warp of the "
                       "warpgroup on its 32-lane quarter",
-                      matchFill, rewriteFill});
+                      matchFill, rewriteFill, proposeFill});
 }
 
 } // namespace axe::nvvm

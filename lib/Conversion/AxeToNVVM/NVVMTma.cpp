@@ -215,6 +215,41 @@ ScheduleMatch matchTma(Operation *raw, const ScheduleContext &ctx) {
   return ScheduleMatch::accept(*plan);
 }
 
+/// The shared box as TMA writes it: rows of 32, 64 or 128 bytes under the
+/// swizzle of that line (what wgmma, tcgen05 and ldmatrix read without
+/// conflicts), else row-major; row-major as the variant when swizzled.
+template <typename OpTy>
+SmallVector<LayoutProposal> proposeTma(Operation *raw,
+                                       const ScheduleContext &ctx) {
+  auto op = cast<OpTy>(raw);
+  if (!ctx.target->hasFeature("tma") || isInferred(op.getSource()) ||
+      !isInferred(op.getTarget()) ||
+      spaceOf(op.getSource()) != MemorySpace::Global ||
+      spaceOf(op.getTarget()) != MemorySpace::Shared)
+    return {};
+  BufferType t = typeOf(op.getTarget());
+  if (t.getShape() != typeOf(op.getSource()).getShape())
+    return {};
+  unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+  Layout box = tmaBoxLayout(t.getShape(), bits);
+  SmallVector<LayoutProposal> out(1);
+  proposeOperand(out[0], 1, raw->getContext(), box);
+  std::optional<Swizzle> s = box.effectiveSwizzle();
+  out[0].reason = "TMA box of " +
+                  std::to_string(t.getShape().back() * bits / 8) +
+                  "-byte rows" +
+                  (s ? ", " + std::to_string(16 << s->swizzleLen) + "B swizzle"
+                     : std::string(", row-major"));
+  if (s) {
+    out.emplace_back();
+    proposeOperand(out[1], 1, raw->getContext(),
+                   Layout(rowMajorLayout(t.getShape())));
+    out[1].cost = 0.5;
+    out[1].reason = "TMA box unswizzled (row reads conflict)";
+  }
+  return out;
+}
+
 nvgpu::TensorMapSwizzleKind swizzleKind(const std::optional<SwizzleMode> &m) {
   if (!m)
     return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
@@ -405,10 +440,11 @@ void addTmaSchedules(ScheduleRegistry &registry) {
   (void)registry.add({"tma", "axe.copy_async",
                       targetKind(TargetKind::GPU) && hasFeature("tma"),
                       kPriority, summary, matchTma<CopyAsyncOp>,
-                      rewriteTma<CopyAsyncOp>});
-  (void)registry.add(
-      {"tma", "axe.copy", targetKind(TargetKind::GPU) && hasFeature("tma"),
-       kPriority, summary, matchTma<CopyOp>, rewriteTma<CopyOp>});
+                      rewriteTma<CopyAsyncOp>, proposeTma<CopyAsyncOp>});
+  (void)registry.add({"tma", "axe.copy",
+                      targetKind(TargetKind::GPU) && hasFeature("tma"),
+                      kPriority, summary, matchTma<CopyOp>, rewriteTma<CopyOp>,
+                      proposeTma<CopyOp>});
 }
 
 } // namespace axe::nvvm

@@ -19,6 +19,7 @@
 #include "SharedAtoms.h"
 
 #include "axe/Dialect/Axe/IR/OperatorShapes.h"
+#include "axe/Layout/Algebra.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -304,6 +305,71 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
+/// K-major shared A and B by the swizzle rule (rows of 128 bytes: the 128B
+/// atom the descriptors read), and C as the widest wgmma D fragment that
+/// divides N, its 64 x n tiles row-major in the warpgroup's registers.
+SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
+                                         const ScheduleContext &ctx) {
+  auto op = cast<GemmOp>(raw);
+  if (!op->getParentOfType<KernelOp>() ||
+      scopeOf(raw) != ScopeKind::Warpgroup || op.getTransposeA() ||
+      !op.getTransposeB())
+    return {};
+  BufferType ta = typeOf(op.getA()), tb = typeOf(op.getB()),
+             tc = typeOf(op.getC());
+  auto problem =
+      gemmProblem(ta.getShape(), false, tb.getShape(), true, tc.getShape());
+  if (!problem || ta.getElementType() != tb.getElementType() ||
+      !tc.getElementType().isF32() || problem->m % 64 != 0)
+    return {};
+  MLIRContext *mctx = raw->getContext();
+  LayoutProposal p;
+  p.reason = "wgmma";
+  for (auto [i, v] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
+    if (!isInferred(v))
+      continue;
+    if (spaceOf(v) != MemorySpace::Shared)
+      return {};
+    BufferType t = typeOf(v);
+    unsigned bits = t.getElementType().getIntOrFloatBitWidth();
+    Layout l = sharedTileLayout(t.getShape(), bits);
+    proposeOperand(p, i, mctx, l);
+    p.reason += std::string(i ? "; B" : "; A") + " K-major, " +
+                (l.effectiveSwizzle()
+                     ? std::to_string(16 << l.effectiveSwizzle()->swizzleLen) +
+                           "B swizzle atoms"
+                     : std::string("row-major"));
+  }
+  if (isInferred(op.getC())) {
+    if (spaceOf(op.getC()) != MemorySpace::Reg)
+      return {};
+    std::string in = typeName(ta.getElementType());
+    const InstructionAtom *atom = nullptr;
+    for (const InstructionAtom *a : ctx.target->findAtoms(AtomKind::Wgmma))
+      if (a->elementType == in && a->accumulatorType == "f32" &&
+          problem->n % a->n == 0 &&
+          a->operands[0].memorySpaces[0] == "shared" &&
+          (!atom || a->n > atom->n))
+        atom = a;
+    if (!atom)
+      return {};
+    auto d = wgmmaAccumulator(atom->n, MmaType::F32);
+    int64_t rows = problem->m / 64, cols = problem->n / atom->n;
+    auto grid = TileLayout::create({Iter{rows, cols}, Iter{cols, 1}});
+    if (!d || !grid)
+      return {};
+    auto c = tile(*d, {64, atom->n}, *grid, {rows, cols});
+    if (!c)
+      return {};
+    proposeOperand(p, 2, mctx, Layout(*c));
+    p.reason += "; C " + std::to_string(rows * cols) + " " + atom->name +
+                " D fragment(s)";
+  }
+  if (p.layouts.empty())
+    return {};
+  return {std::move(p)};
+}
+
 } // namespace
 
 void addWgmmaSchedules(ScheduleRegistry &registry) {
@@ -313,7 +379,7 @@ void addWgmmaSchedules(ScheduleRegistry &registry) {
        "warpgroup tensor-core tiles from shared-memory descriptors: C's "
        "layout tiles the atom's D fragment per warpgroup; A and B K-major "
        "tiles of one shared atom (swizzled or core matrices)",
-       matchWgmma, rewriteWgmma, /*zeroInit=*/true});
+       matchWgmma, rewriteWgmma, proposeWgmma, /*zeroInit=*/true});
 }
 
 } // namespace axe::nvvm

@@ -1,0 +1,217 @@
+//===- NVVMProposals.cpp - Layouts the nvvm schedules propose -------------===//
+//
+// The anchors of layout inference on NVIDIA targets (axe-infer-layouts ask
+// a schedule for the layouts it would run an op with, where some of its
+// buffers are `?`). The layouts themselves come from lib/Layout: the
+// instruction fragments and swizzle atoms of HardwareLayouts.h, arranged
+// over an operand with tile(). What is decided here is the arrangement: the
+// swizzle a shared tile takes (the rule CuTe uses: the widest swizzle line
+// that divides a row), and the register tile a vectorized copy likes. The
+// SIMT copy and elementwise proposals live here; each tensor-core schedule
+// proposes next to its match, from the same atom choice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NVVMSchedules.h"
+#include "SIMT.h"
+
+#include "axe/Layout/Algebra.h"
+#include "axe/Layout/HardwareLayouts.h"
+#include "axe/Layout/Strided.h"
+#include "axe/Layout/SwizzleAlgebra.h"
+
+using namespace mlir;
+
+namespace axe::nvvm {
+
+bool isInferred(Value buffer) { return !typeOf(buffer).hasLayout(); }
+
+void proposeOperand(LayoutProposal &proposal, unsigned operand,
+                    MLIRContext *context, const Layout &layout) {
+  proposal.layouts.push_back(
+      {operand, getLayoutAttr(context, canonicalize(layout))});
+}
+
+Layout sharedTileLayout(ArrayRef<int64_t> shape, unsigned elementBits) {
+  if (shape.size() != 2)
+    return Layout(rowMajorLayout(shape));
+  int64_t rowBytes = shape[1] * elementBits / 8;
+  for (SwizzleMode mode :
+       {SwizzleMode::B128, SwizzleMode::B64, SwizzleMode::B32}) {
+    Result<Layout> atom = swizzleAtom(mode, elementBits);
+    Result<Shape> atomShape = swizzleAtomShape(mode, elementBits);
+    if (!atom || !atomShape)
+      break;
+    int64_t rows = (*atomShape)[0], cols = (*atomShape)[1];
+    if (shape[0] % rows != 0 || shape[1] % cols != 0 ||
+        rowBytes % (cols * elementBits / 8) != 0)
+      continue;
+    // The atoms down the rows first: a K step of a K-major operand then
+    // stays inside one column of atoms, whose spacing is the descriptors'
+    // one stride.
+    int64_t down = shape[0] / rows, across = shape[1] / cols;
+    auto outer = TileLayout::create({Iter{down, 1}, Iter{across, down}});
+    if (!outer)
+      break;
+    Result<Layout> tiled =
+        tileSwizzledAtom(*atom, *atomShape, *outer, {down, across});
+    if (tiled)
+      return *tiled;
+  }
+  return Layout(rowMajorLayout(shape));
+}
+
+Layout tmaBoxLayout(ArrayRef<int64_t> shape, unsigned elementBits) {
+  if (shape.size() == 2) {
+    int64_t rowBytes = shape[1] * elementBits / 8;
+    if (rowBytes == 128 || rowBytes == 64 || rowBytes == 32)
+      return sharedTileLayout(shape, elementBits);
+  }
+  return Layout(rowMajorLayout(shape));
+}
+
+std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
+                                         ScopeKind scope, int64_t threadsPerCTA,
+                                         ArrayRef<int64_t> shape,
+                                         unsigned elementBits) {
+  if (shape.empty() || elementBits % 8 != 0 || elementBits > 128)
+    return std::nullopt;
+  auto unit = ExecutionScope(static_cast<int>(scope));
+  int64_t threads = target.threadsPerInstance(unit, threadsPerCTA);
+  int64_t elements = 1;
+  for (int64_t e : shape)
+    elements *= e;
+  // The longest run of at most 16 bytes that divides the rows.
+  int64_t run = 128 / elementBits;
+  while (run > 1 && shape.back() % run != 0)
+    run /= 2;
+  if (threads < 1 || elements % (threads * run) != 0)
+    return std::nullopt;
+  IterList iters;
+  if (int64_t rounds = elements / (threads * run); rounds > 1)
+    iters.push_back(Iter{rounds, run});
+  if (threads > 1) {
+    const TargetAxis *axis =
+        target.axisNumbering(ExecutionScope::Thread, unit, /*dim=*/0);
+    if (!axis)
+      return std::nullopt;
+    iters.push_back(Iter{threads, 1, axis->name.str()});
+  }
+  iters.push_back(Iter{run, 1});
+  auto tile = TileLayout::create(iters);
+  if (!tile)
+    return std::nullopt;
+  return Layout(*tile);
+}
+
+namespace {
+
+std::string shapeText(ArrayRef<int64_t> shape, Type element) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (auto [i, e] : llvm::enumerate(shape))
+    os << (i ? "x" : "") << e;
+  os << "x" << element;
+  return s;
+}
+
+/// The swizzle a shared tile proposal took, for reasons.
+std::string describeShared(const Layout &layout, ArrayRef<int64_t> shape,
+                           unsigned bits) {
+  std::string rows = std::to_string(shape.back() * bits / 8) + "-byte rows";
+  std::optional<Swizzle> s = layout.effectiveSwizzle();
+  if (!s)
+    return rows + ", row-major";
+  return rows + ", " + std::to_string(16 << s->swizzleLen) + "B swizzle";
+}
+
+} // namespace
+
+SmallVector<LayoutProposal> proposeSIMTCopy(Operation *raw,
+                                            const ScheduleContext &ctx) {
+  Value src = raw->getOperand(0), dst = raw->getOperand(1);
+  bool srcUnknown = isInferred(src), dstUnknown = isInferred(dst);
+  if (srcUnknown == dstUnknown || !raw->getParentOfType<KernelOp>())
+    return {};
+  unsigned operand = srcUnknown ? 0 : 1;
+  BufferType unknown = typeOf(srcUnknown ? src : dst);
+  BufferType known = typeOf(srcUnknown ? dst : src);
+  if (unknown.getShape() != known.getShape())
+    return {};
+  MLIRContext *mctx = raw->getContext();
+  unsigned bits = unknown.getElementType().getIntOrFloatBitWidth();
+  SmallVector<LayoutProposal> out;
+  switch (unknown.getMemorySpace()) {
+  case MemorySpace::Shared: {
+    // Swizzled rows, which whole-row readers (ldmatrix, descriptors) and
+    // 16-byte copies take without conflicts; plain rows as the variant.
+    Layout swizzled = sharedTileLayout(unknown.getShape(), bits);
+    LayoutProposal p;
+    proposeOperand(p, operand, mctx, swizzled);
+    p.reason = "shared " +
+               shapeText(unknown.getShape(), unknown.getElementType()) + ": " +
+               describeShared(swizzled, unknown.getShape(), bits);
+    out.push_back(std::move(p));
+    if (swizzled.effectiveSwizzle()) {
+      LayoutProposal plain;
+      proposeOperand(plain, operand, mctx,
+                     Layout(rowMajorLayout(unknown.getShape())));
+      plain.cost = 0.5;
+      plain.reason = "shared row-major (column reads conflict)";
+      out.push_back(std::move(plain));
+    }
+    break;
+  }
+  case MemorySpace::Reg: {
+    std::optional<Layout> tile = vectorRegisterTile(
+        *ctx.target, scopeOf(raw), threadsOf(raw), unknown.getShape(), bits);
+    if (!tile)
+      break;
+    LayoutProposal p;
+    proposeOperand(p, operand, mctx, *tile);
+    p.reason = "registers in runs of up to 16 bytes, round robin over the "
+               "scope's threads";
+    out.push_back(std::move(p));
+    break;
+  }
+  default:
+    break;
+  }
+  return out;
+}
+
+SmallVector<LayoutProposal> proposeSIMTElementwise(Operation *raw,
+                                                   const ScheduleContext &ctx) {
+  auto op = cast<ElementwiseOp>(raw);
+  SmallVector<Value> all(op.getInputs());
+  llvm::append_range(all, op.getOutputs());
+  LayoutProposal p;
+  MLIRContext *mctx = raw->getContext();
+  for (auto [k, v] : llvm::enumerate(all)) {
+    if (!isInferred(v))
+      continue;
+    BufferType t = typeOf(v);
+    // The first known operand of the same shape in the same memory.
+    std::optional<Layout> same;
+    for (Value w : all)
+      if (!isInferred(w) && typeOf(w).getShape() == t.getShape() &&
+          spaceOf(w) == t.getMemorySpace()) {
+        same = typeOf(w).getLayout();
+        break;
+      }
+    if (!same && t.getMemorySpace() == MemorySpace::Reg)
+      same = vectorRegisterTile(*ctx.target, scopeOf(raw), threadsOf(raw),
+                                t.getShape(),
+                                t.getElementType().getIntOrFloatBitWidth());
+    if (!same)
+      return {};
+    proposeOperand(p, k, mctx, *same);
+  }
+  if (p.layouts.empty())
+    return {};
+  p.reason = "each `?` operand as a known operand of its shape and memory "
+             "(registers: 16-byte runs over the scope's threads)";
+  return {std::move(p)};
+}
+
+} // namespace axe::nvvm
