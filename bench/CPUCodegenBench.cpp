@@ -298,9 +298,12 @@ struct GemmTiles {
 /// the copies pack and the gemm reads them in place (widening f16 and bf16
 /// in registers). With `staged` false the gemm reads the global slices and
 /// accumulates into C in place: it reads A where it lies and packs B,
-/// widening f16 and bf16 to f32 as it packs.
+/// widening f16 and bf16 to f32 as it packs. With `inferred` (staged only)
+/// the shared tiles are written `?`: the same kernel text with only its
+/// global layouts, which axe-infer-layouts completes from the CPU
+/// schedules' proposals.
 std::string gemmKernel(int64_t n, const char *inType, int64_t vectorBits,
-                       GemmTiles t, bool staged) {
+                       GemmTiles t, bool staged, bool inferred = false) {
   CPUCodegenOptions opts;
   Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
   if (!unit)
@@ -355,28 +358,33 @@ func.func @kernel(%A: $mem$in>, %B: $mem$in>, %C: $memf32>) attributes {llvm.emi
     return "!axe.buffer<" + str(rows) + "x" + str(cols) + "x" + type +
            ", #axe.layout<" + layout + ">, " + space + ">";
   };
+  // An on-chip tile: its layout, or `?` to infer.
+  auto onChip = [&](int64_t rows, int64_t cols, const std::string &type,
+                    const std::string &layout) {
+    if (!inferred)
+      return buffer(rows, cols, type, layout, "shared");
+    return "!axe.buffer<" + str(rows) + "x" + str(cols) + "x" + type +
+           ", ?, shared>";
+  };
   auto rowMajor = [](int64_t rows, int64_t cols, int64_t ld) {
     return "S[(" + str(rows) + ", " + str(cols) + ") : (" + str(ld) + ", 1)]";
   };
   std::string in = inType;
   return substitute(
-      text,
-      {{"gA", buffer(t.m, t.k, in, rowMajor(t.m, t.k, n), "global")},
-       {"gB", buffer(t.k, t.n, in, rowMajor(t.k, t.n, n), "global")},
-       {"gC", buffer(t.m, t.n, "f32", rowMajor(t.m, t.n, n), "global")},
-       {"sA",
-        buffer(t.m, t.k, in, gemmPanelLayoutA(t.m, t.k, false, g), "shared")},
-       {"sB",
-        buffer(t.k, t.n, in, gemmPanelLayoutB(t.k, t.n, false, g), "shared")},
-       {"acc", buffer(t.m, t.n, "f32", rowMajor(t.m, t.n, t.n), "shared")},
-       {"mem", "memref<" + str(n) + "x" + str(n) + "x"},
-       {"in", in},
-       {"TM", str(t.m)},
-       {"TN", str(t.n)},
-       {"TK", str(t.k)},
-       {"GM", str(n / t.m)},
-       {"GN", str(n / t.n)},
-       {"N", str(n)}});
+      text, {{"gA", buffer(t.m, t.k, in, rowMajor(t.m, t.k, n), "global")},
+             {"gB", buffer(t.k, t.n, in, rowMajor(t.k, t.n, n), "global")},
+             {"gC", buffer(t.m, t.n, "f32", rowMajor(t.m, t.n, n), "global")},
+             {"sA", onChip(t.m, t.k, in, gemmPanelLayoutA(t.m, t.k, false, g))},
+             {"sB", onChip(t.k, t.n, in, gemmPanelLayoutB(t.k, t.n, false, g))},
+             {"acc", onChip(t.m, t.n, "f32", rowMajor(t.m, t.n, t.n))},
+             {"mem", "memref<" + str(n) + "x" + str(n) + "x"},
+             {"in", in},
+             {"TM", str(t.m)},
+             {"TN", str(t.n)},
+             {"TK", str(t.k)},
+             {"GM", str(n / t.m)},
+             {"GN", str(n / t.n)},
+             {"N", str(n)}});
 }
 
 /// Random values in [-1, 1) with few significant bits, so that f16 and bf16
@@ -437,14 +445,16 @@ void reportGemmRate(benchmark::State &state, int64_t n, double seconds,
 /// (0: the host's), range(2) = OpenMP on, range(3) = outlined operators,
 /// range(4) = staged (the 128 x 128 x 128 kernel whose copies pack into
 /// shared panels) or not (256 x 256 tiles of C over 128-deep slices that the
-/// gemm reads from global memory: A in place, B packed and widened);
+/// gemm reads from global memory: A in place, B packed and widened),
+/// range(5) = the staged kernel with its shared layouts inferred (`?`);
 /// `inType` f32, f16 or bf16.
 void gemmAxe(benchmark::State &state, const char *inType) {
   int64_t n = state.range(0), vectorBits = state.range(1);
   bool openmp = state.range(2) != 0, staged = state.range(4) != 0;
+  bool inferred = state.range(5) != 0;
   GemmTiles tiles =
       staged ? GemmTiles{128, 128, 128} : GemmTiles{256, 256, 128};
-  AxeKernel k(gemmKernel(n, inType, vectorBits, tiles, staged),
+  AxeKernel k(gemmKernel(n, inType, vectorBits, tiles, staged, inferred),
               cpuOptions(vectorBits, openmp, state.range(3) != 0));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
@@ -577,32 +587,37 @@ BENCHMARK(BM_CopyAxeKernel)
     ->Args({4096, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-// Single thread: the host's vector unit (0) and AVX2 sizing (256).
+// Single thread: the host's vector unit (0) and AVX2 sizing (256). Each
+// staged row with inferred:1 is the same kernel with its shared layouts `?`.
 BENCHMARK(BM_GemmAxeF32)
-    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
-    ->Args({512, 0, 0, 1, 0})
-    ->Args({512, 0, 0, 0, 0})
-    ->Args({512, 0, 0, 1, 1})
-    ->Args({512, 256, 0, 1, 0})
-    ->Args({512, 256, 0, 1, 1})
-    ->Args({2048, 0, 0, 1, 0})
-    ->Args({2048, 256, 0, 1, 0})
-    ->Args({2048, 0, 1, 1, 0})
-    ->Args({2048, 256, 1, 1, 0})
-    ->Args({512, 0, 1, 1, 0})
-    ->Args({512, 256, 1, 1, 0})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
+    ->Args({512, 0, 0, 1, 0, 0})
+    ->Args({512, 0, 0, 0, 0, 0})
+    ->Args({512, 0, 0, 1, 1, 0})
+    ->Args({512, 0, 0, 1, 1, 1})
+    ->Args({512, 256, 0, 1, 0, 0})
+    ->Args({512, 256, 0, 1, 1, 0})
+    ->Args({512, 256, 0, 1, 1, 1})
+    ->Args({2048, 0, 0, 1, 1, 0})
+    ->Args({2048, 0, 0, 1, 1, 1})
+    ->Args({2048, 0, 0, 1, 0, 0})
+    ->Args({2048, 256, 0, 1, 0, 0})
+    ->Args({2048, 0, 1, 1, 0, 0})
+    ->Args({2048, 256, 1, 1, 0, 0})
+    ->Args({512, 0, 1, 1, 0, 0})
+    ->Args({512, 256, 1, 1, 0, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeF16)
-    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
-    ->Args({512, 0, 0, 1, 0})
-    ->Args({512, 256, 0, 1, 0})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
+    ->Args({512, 0, 0, 1, 0, 0})
+    ->Args({512, 256, 0, 1, 0, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeBF16)
-    ->ArgNames({"n", "vbits", "openmp", "outline", "staged"})
-    ->Args({512, 0, 0, 1, 0})
-    ->Args({512, 256, 0, 1, 0})
+    ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
+    ->Args({512, 0, 0, 1, 0, 0})
+    ->Args({512, 256, 0, 1, 0, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_OpenBLASSgemm)

@@ -140,9 +140,10 @@ std::string bPanelText(int64_t k, int64_t n, int64_t nr, bool trans) {
 /// where a conversion per vector and per broadcast of A competes with the
 /// FMAs for the vector pipes), no swizzle, a layout equivalent to `text`, and
 /// storage whose only dim is m with unit stride (what a memref view or an alloc
-/// of a tile on m gets).
-bool readableAs(const CPUBuffer &buf, const std::string &text) {
-  if (!buf.memory || !buf.elementType.isF32() || buf.layout.isSwizzled())
+/// of a tile on m gets). `buf` need not have its memory yet (a match step
+/// asks before anything is emitted).
+bool layoutReadableAs(const CPUBuffer &buf, const std::string &text) {
+  if (!buf.elementType.isF32() || buf.layout.isSwizzled())
     return false;
   if (buf.storage.dims().size() != 1 ||
       buf.storage.dims()[0].axis != kDefaultAxis ||
@@ -156,6 +157,12 @@ bool readableAs(const CPUBuffer &buf, const std::string &text) {
     return false;
   Result<bool> same = equivalent(buf.layout.tile(), *wanted);
   return same && *same;
+}
+
+/// layoutReadableAs, for a buffer whose memory is there (a C of another type
+/// than f32 has none: it accumulates in an f32 copy).
+bool readableAs(const CPUBuffer &buf, const std::string &text) {
+  return buf.memory && layoutReadableAs(buf, text);
 }
 
 /// Which layouts besides the panel's an operand is read in place from.
@@ -349,6 +356,21 @@ std::string gemmPanelLayoutA(int64_t m, int64_t k, bool transA,
 std::string gemmPanelLayoutB(int64_t k, int64_t n, bool transB,
                              const GemmBlocking &g) {
   return bPanelText(k, n, g.nr(), transB);
+}
+
+bool gemmReadsPanelsInPlace(const CPUBuffer &a, bool transA, const CPUBuffer &b,
+                            bool transB, const CPUBuffer &c,
+                            const CPUCodegenOptions &opts) {
+  auto shape = gemmShape(a, transA, b, transB, c);
+  if (!shape)
+    return false;
+  GemmBlocking g = chooseGemmBlocking(shape->m, shape->n, shape->k, opts);
+  if (!layoutReadableAs(a, gemmPanelLayoutA(shape->m, shape->k, transA, g)) ||
+      !layoutReadableAs(b, gemmPanelLayoutB(shape->k, shape->n, transB, g)))
+    return false;
+  // C in rows of unit stride, any leading dimension (as emitGemmPacked).
+  std::optional<std::string> rows = unitStrideText(c, InPlace::Rows);
+  return rows && layoutReadableAs(c, *rows);
 }
 
 Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CPUProposals.h"
+
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/ElementOps.h"
 #include "axe/Codegen/Schedule.h"
@@ -44,6 +46,11 @@ Result<BufferChain> walkCPUChain(Value value) {
     return fail("the buffer is not an axe.alloc or axe.view (or a slice of "
                 "one), so the CPU target cannot find its memory");
   auto type = cast<BufferType>(chain->root->getResult(0).getType());
+  // axe-infer-layouts runs match only with layouts in place; say so rather
+  // than read a layout that is not there.
+  if (!type.hasLayout() || !cast<BufferType>(value.getType()).hasLayout())
+    return fail("the buffer's layout is '?': axe-infer-layouts chooses it "
+                "before a schedule can run");
   switch (type.getMemorySpace()) {
   case MemorySpace::Global:
   case MemorySpace::Shared:
@@ -265,13 +272,13 @@ void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
        [](Operation *op, const ScheduleContext &) {
          return matchCopy<OpTy>(op);
        },
-       copyRewrite<OpTy>(true)});
+       copyRewrite<OpTy>(true), proposeCPUCopy});
   (void)r.add({"cpu.copy.scalar", opName.str(), cpuTargets(), 0,
                "one scalar load and store per element (and replica)",
                [](Operation *op, const ScheduleContext &) {
                  return matchCopy<OpTy>(op);
                },
-               copyRewrite<OpTy>(false)});
+               copyRewrite<OpTy>(false), proposeCPUCopy});
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,32 +306,85 @@ LogicalResult rewriteGemm(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
+ScheduleMatch matchPacked(Operation *op) {
+  ScheduleMatch m = matchCommon(op);
+  if (!m.accepted())
+    return m;
+  auto g = cast<GemmOp>(op);
+  auto ct = cast<BufferType>(g.getC().getType());
+  for (Value v : {g.getA(), g.getB(), g.getC()})
+    if (!isa<FloatType>(cast<BufferType>(v.getType()).getElementType()))
+      return ScheduleMatch::decline(
+          "the packed kernel computes in f32; integer operands need "
+          "cpu.gemm.naive");
+  if (cast<FloatType>(ct.getElementType()).getWidth() > 32)
+    return ScheduleMatch::decline(
+        "the packed kernel accumulates in f32; an f64 accumulator "
+        "needs cpu.gemm.naive");
+  return m;
+}
+
+/// `value` as a match step sees it: layout, shape, element type and
+/// storage, without memory (getCPUBuffer emits IR to find that).
+Result<CPUBuffer> describeCPUBuffer(Value value) {
+  auto chain = walkCPUChain(value);
+  if (!chain)
+    return chain.takeFailure();
+  auto type = cast<BufferType>(value.getType());
+  CPUBuffer buf;
+  buf.layout = type.getLayout();
+  buf.shape = Shape(type.getShape());
+  buf.elementType = type.getElementType();
+  Result<StoragePlan> plan = isa<AllocOp>(chain->root)
+                                 ? getCPUStorage(cast<AllocOp>(chain->root))
+                                 : getCPUViewStorage(cast<ViewOp>(chain->root));
+  if (!plan)
+    return plan.takeFailure();
+  buf.storage = *plan;
+  return buf;
+}
+
+/// The packed kernel when it packs nothing. A schedule of its own, above
+/// cpu.gemm.packed, so that what packing costs shows where layouts are
+/// chosen by the schedules' matches (axe-infer-layouts): panels win over
+/// layouts the gemm must pack on every call.
+ScheduleMatch matchPanels(Operation *op, const ScheduleContext &ctx) {
+  ScheduleMatch m = matchPacked(op);
+  if (!m.accepted())
+    return m;
+  auto g = cast<GemmOp>(op);
+  auto a = describeCPUBuffer(g.getA());
+  auto b = describeCPUBuffer(g.getB());
+  auto c = describeCPUBuffer(g.getC());
+  if (!a || !b || !c ||
+      !gemmReadsPanelsInPlace(*a, g.getTransposeA(), *b, g.getTransposeB(), *c,
+                              optionsFor(ctx, true)))
+    return ScheduleMatch::decline(
+        "A and B are not f32 in the micro-kernel's panels, or C is not f32 "
+        "rows of unit stride; cpu.gemm.packed packs them");
+  return m;
+}
+
 void addGemmSchedules(ScheduleRegistry &r) {
+  (void)r.add({"cpu.gemm.panels", "axe.gemm", cpuTargets(), 20,
+               "the register-blocked vector FMA micro-kernel on A and B "
+               "already in its f32 panels and C in f32 rows, nothing packed",
+               matchPanels,
+               perInstance([](Operation *op, const ScheduleContext &ctx,
+                              RewriterBase &rw, const CPUInstance *inst) {
+                 return rewriteGemm(op, ctx, rw, inst, true);
+               }),
+               proposeCPUGemmPacked});
   (void)r.add(
       {"cpu.gemm.packed", "axe.gemm", cpuTargets(), 10,
        "packs A and B into f32 panels by layout copies, then a register-"
        "blocked vector FMA micro-kernel; C unpacked to its layout",
-       [](Operation *op, const ScheduleContext &) {
-         ScheduleMatch m = matchCommon(op);
-         if (!m.accepted())
-           return m;
-         auto g = cast<GemmOp>(op);
-         auto ct = cast<BufferType>(g.getC().getType());
-         for (Value v : {g.getA(), g.getB(), g.getC()})
-           if (!isa<FloatType>(cast<BufferType>(v.getType()).getElementType()))
-             return ScheduleMatch::decline(
-                 "the packed kernel computes in f32; integer operands need "
-                 "cpu.gemm.naive");
-         if (cast<FloatType>(ct.getElementType()).getWidth() > 32)
-           return ScheduleMatch::decline(
-               "the packed kernel accumulates in f32; an f64 accumulator "
-               "needs cpu.gemm.naive");
-         return m;
-       },
+       [](Operation *op, const ScheduleContext &) { return matchPacked(op); },
        perInstance([](Operation *op, const ScheduleContext &ctx,
                       RewriterBase &rw, const CPUInstance *inst) {
          return rewriteGemm(op, ctx, rw, inst, true);
-       })});
+       }),
+       proposeCPUGemmPacked});
   (void)r.add(
       {"cpu.gemm.naive", "axe.gemm", cpuTargets(), 0,
        "a scalar loop nest on the layouts, accumulating in C's type",
@@ -332,7 +392,8 @@ void addGemmSchedules(ScheduleRegistry &r) {
        perInstance([](Operation *op, const ScheduleContext &ctx,
                       RewriterBase &rw, const CPUInstance *inst) {
          return rewriteGemm(op, ctx, rw, inst, false);
-       })});
+       }),
+       proposeCPUGemmNaive});
 }
 
 //===----------------------------------------------------------------------===//
@@ -364,7 +425,8 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
        perInstance([](Operation *op, const ScheduleContext &ctx,
                       RewriterBase &rw, const CPUInstance *inst) {
          return rewriteReduce(op, ctx, rw, inst, true);
-       })});
+       }),
+       proposeCPUReduce});
   (void)r.add(
       {"cpu.reduce.scalar", "axe.reduce", cpuTargets(), 0,
        "the same loops without vectors",
@@ -372,7 +434,8 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
        perInstance([](Operation *op, const ScheduleContext &ctx,
                       RewriterBase &rw, const CPUInstance *inst) {
          return rewriteReduce(op, ctx, rw, inst, false);
-       })});
+       }),
+       proposeCPUReduce});
   (void)r.add(
       {"cpu.fill", "axe.fill", cpuTargets(), 10,
        "stores of the value at every placement, vectorized where contiguous",
@@ -388,7 +451,8 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
            return failure();
          rw.eraseOp(raw);
          return success();
-       })});
+       }),
+       proposeCPUFill});
   (void)r.add(
       {"cpu.elementwise", "axe.elementwise", cpuTargets(), 10,
        "the body cloned per element, or per vector when it is arith/math "
@@ -417,7 +481,8 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
            return failure();
          rw.eraseOp(raw);
          return success();
-       })});
+       }),
+       proposeCPUElementwise});
 }
 
 } // namespace

@@ -111,6 +111,13 @@ std::string gemmPanelLayoutA(int64_t m, int64_t k, bool transA,
 std::string gemmPanelLayoutB(int64_t k, int64_t n, bool transB,
                              const GemmBlocking &g);
 
+/// Whether emitGemmPacked packs nothing: A and B already f32 in the panels
+/// above, C f32 rows of unit stride. The buffers need only their layout,
+/// shape, element type and storage (no memory), so a match step can ask.
+bool gemmReadsPanelsInPlace(const CPUBuffer &a, bool transA, const CPUBuffer &b,
+                            bool transB, const CPUBuffer &c,
+                            const CPUCodegenOptions &opts = {});
+
 /// C (+)= A x B by a scalar loop nest straight on the layouts.
 Result<bool> emitGemmNaive(mlir::OpBuilder &b, mlir::Location loc,
                            const CPUBuffer &a, bool transA, const CPUBuffer &bb,
