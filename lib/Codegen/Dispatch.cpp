@@ -26,6 +26,50 @@ namespace axe {
 using namespace mlir;
 
 namespace axe {
+
+KernelScheduleContext::KernelScheduleContext() = default;
+KernelScheduleContext::KernelScheduleContext(KernelScheduleContext &&) =
+    default;
+KernelScheduleContext::~KernelScheduleContext() = default;
+
+FailureOr<KernelScheduleContext>
+buildScheduleContext(Operation *op, StringRef targetOption, int64_t vectorBits,
+                     const BackendSet &backends, StringRef pass) {
+  KernelScheduleContext kc;
+  ScheduleContext &ctx = kc.schedule;
+  TargetAttr sourceAttr = getTargetAttr(op);
+  std::string name = !targetOption.empty() ? targetOption.str()
+                     : sourceAttr          ? sourceAttr.getName().str()
+                                           : std::string();
+  if (name.empty())
+    return op->emitError() << "no target for " << pass << ": pass " << pass
+                           << "{target=...} or put #axe.target<...> on the "
+                              "kernel or the module";
+  Result<const TargetDescription *> t = lookupTarget(name);
+  if (!t)
+    return op->emitError() << pass << ": " << t.message();
+  ctx.target = *t;
+  ctx.source = ctx.target;
+  if (sourceAttr)
+    if (Result<const TargetDescription *> s =
+            lookupTarget(sourceAttr.getName()))
+      ctx.source = *s;
+  // Vectors and register blocks are sized from the target's SIMD unit: the
+  // host's, or the width the pass option asks for.
+  if (ctx.target->vectorUnit) {
+    Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
+    if (!unit)
+      return op->emitError() << pass << " vector-bits: " << unit.message();
+    ctx.options.vectorLanes32 = unit->lanes32();
+    ctx.options.vectorRegisters = unit->vectorRegisters;
+  }
+  if (const Backend *backend = backends.find(*ctx.target))
+    if (backend->codegen)
+      kc.codegen = backend->codegen(*ctx.target);
+  ctx.codegen = kc.codegen.get();
+  return kc;
+}
+
 namespace {
 
 struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
@@ -48,62 +92,23 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     return success();
   }
 
-  /// The context of every operator in one kernel (or outside any): built
-  /// once, from the target descriptions.
-  struct KernelContext {
-    ScheduleContext schedule;
-    std::unique_ptr<TargetCodegen> codegen;
-  };
-
-  FailureOr<KernelContext> buildContext(Operation *op) {
-    KernelContext kc;
-    ScheduleContext &ctx = kc.schedule;
-    TargetAttr sourceAttr = getTargetAttr(op);
-    std::string name = !target.empty() ? target
-                       : sourceAttr    ? sourceAttr.getName().str()
-                                       : std::string();
-    if (name.empty())
-      return op->emitError("no target to dispatch for: pass "
-                           "axe-dispatch{target=...} or put #axe.target<...> "
-                           "on the kernel or the module");
-    Result<const TargetDescription *> t = lookupTarget(name);
-    if (!t)
-      return op->emitError() << "axe-dispatch: " << t.message();
-    ctx.target = *t;
-    ctx.source = ctx.target;
-    if (sourceAttr)
-      if (Result<const TargetDescription *> s =
-              lookupTarget(sourceAttr.getName()))
-        ctx.source = *s;
-    // Vectors and register blocks are sized from the target's SIMD unit: the
-    // host's, or the width the pass option asks for.
-    if (ctx.target->vectorUnit) {
-      Result<CPUVectorUnit> unit = cpuVectorUnit(vectorBits);
-      if (!unit)
-        return op->emitError()
-               << "axe-dispatch vector-bits: " << unit.message();
-      ctx.options.vectorLanes32 = unit->lanes32();
-      ctx.options.vectorRegisters = unit->vectorRegisters;
-    }
-    if (const Backend *backend = backends.find(*ctx.target))
-      if (backend->codegen)
-        kc.codegen = backend->codegen(*ctx.target);
-    ctx.codegen = kc.codegen.get();
-    return kc;
-  }
-
   void runOnOperation() override {
+    if (failed(requireConcreteLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     OperatorOutliner outliner;
     SmallVector<Operation *> ops;
     getOperation()->walk([&](OperatorOpInterface op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
-    std::map<Operation *, FailureOr<KernelContext>> contexts;
+    std::map<Operation *, FailureOr<KernelScheduleContext>> contexts;
     bool ok = true;
     for (Operation *op : ops) {
       Operation *kernel = op->getParentOfType<KernelOp>();
       auto it = contexts.find(kernel);
       if (it == contexts.end())
-        it = contexts.emplace(kernel, buildContext(op)).first;
+        it = contexts
+                 .emplace(kernel, buildScheduleContext(op, target, vectorBits,
+                                                       backends, getArgument()))
+                 .first;
       if (failed(it->second)) {
         ok = false;
         continue;
@@ -209,6 +214,7 @@ createAxeDispatch(const AxeDispatchOptions &options, const BackendSet &backends,
 void registerCodegenPasses(const BackendSet &backends) {
   registerPass([backends] { return createAxeDispatch({}, backends); });
   registerPass([] { return createAxeInsertBarriers(); });
+  registerPass([backends] { return createAxeInferLayouts({}, backends); });
 }
 
 } // namespace axe

@@ -400,6 +400,8 @@ struct AxeInsertBarriersPass
   using AxeInsertBarriersBase::AxeInsertBarriersBase;
 
   void runOnOperation() override {
+    if (failed(requireConcreteLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     WalkResult walk = getOperation()->walk([&](KernelOp kernel) {
       const TargetDescription *description = nullptr;
       TargetAttr attr = getTargetAttr(kernel);

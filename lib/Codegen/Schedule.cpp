@@ -105,6 +105,20 @@ FailureOr<std::string> forcedName(Operation *op, llvm::StringRef target) {
 
 } // namespace
 
+SmallVector<const Schedule *>
+ScheduleRegistry::eligible(Operation *op, const ScheduleContext &ctx) const {
+  SmallVector<const Schedule *> all =
+      candidates(op->getName().getStringRef(), *ctx.target);
+  // The op verifier has checked the attribute, so this emits nothing.
+  FailureOr<std::string> forced = forcedName(op, ctx.targetName());
+  if (failed(forced))
+    return {};
+  if (forced->empty())
+    return all;
+  llvm::erase_if(all, [&](const Schedule *s) { return s->name != *forced; });
+  return all;
+}
+
 FailureOr<std::pair<const Schedule *, ScheduleMatch>>
 ScheduleRegistry::select(Operation *op, const ScheduleContext &ctx) const {
   StringRef opName = op->getName().getStringRef();

@@ -19,6 +19,7 @@ class ScheduleRegistry;
 
 #define GEN_PASS_DECL_AXEDISPATCH
 #define GEN_PASS_DECL_AXEINSERTBARRIERS
+#define GEN_PASS_DECL_AXEINFERLAYOUTS
 #include "axe/Codegen/Passes.h.inc"
 
 /// axe-dispatch over the schedules of `backends`, which also give each
@@ -32,6 +33,11 @@ std::unique_ptr<mlir::Pass> createAxeDispatch(const AxeDispatchOptions &options,
 std::unique_ptr<mlir::Pass>
 createAxeDispatch(const AxeDispatchOptions &options, const BackendSet &backends,
                   std::shared_ptr<const ScheduleRegistry> schedules);
+
+/// axe-infer-layouts choosing with the schedules of `backends`.
+std::unique_ptr<mlir::Pass>
+createAxeInferLayouts(const AxeInferLayoutsOptions &options,
+                      const BackendSet &backends);
 
 /// Registers axe-dispatch, dispatching with `backends`, and
 /// axe-insert-barriers, for a tool's command line.

@@ -72,6 +72,78 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Layout inference (InferLayouts.cpp)
+//===----------------------------------------------------------------------===//
+
+def AxeInferLayouts : Pass<"axe-infer-layouts", "mlir::ModuleOp"> {
+  let summary = "Choose the layouts of buffers written '?'";
+  let description = [{
+    An on-chip buffer may leave its layout to the compiler:
+    `axe.alloc : !axe.buffer<64x32xf16, ?, shared>`. For every kernel that
+    has such buffers, the pass chooses their layouts from what the
+    schedules of the pipeline's backends want (the same registry and target
+    description that `axe-dispatch` uses; no schedule is known to it by
+    name):
+
+    * *Proposals.* Each schedule that can run an operator on a `?` buffer
+      proposes complete layouts for it (instruction fragments, swizzle
+      atoms, partitions and banks, vector panels), consistent with the
+      operator's known layouts. A proposal for a slice of a buffer is
+      lifted to the whole buffer when the buffer is a grid of such slices.
+    * *Propagation.* Proposals are asked again with the candidates found so
+      far in place, so a layout travels from an anchor through copies,
+      fills and elementwise operators in both directions, and through
+      `scf.for`/`scf.if`/`scf.while` (a region argument is the same buffer
+      as the values it is tied to). A copy partner's layout is a candidate
+      where its memory space admits it.
+    * *Selection.* The assignment with the least cost: for each operator,
+      the highest-priority schedule that accepts it costs nothing, a
+      lower-priority one the difference of the priorities, none at all
+      makes the assignment infeasible unless a conversion is allowed. A
+      conversion (a scratch buffer with the layout a schedule proposed and
+      an `axe.copy` into or out of it) costs by the bytes it moves and by
+      which axes it moves them across (registers, lanes, warps or
+      partitions, memories, devices). Assignments that overflow a memory
+      space's capacity are infeasible. All assignments are tried when there
+      are at most 4096; else coordinate descent from the proposals' order.
+    * *Materialization.* The chosen layouts are written into the types
+      (of allocs, slices and region arguments), conversions are inserted,
+      and each operator on an inferred buffer has its schedule pinned
+      (`schedule = {<target> = "<name>"}`) so that dispatch takes it.
+
+    A kernel without `?` is left as it is, so the pass is idempotent. When
+    no assignment works, the error lists, for each operator that cannot
+    run, every schedule's reason. `axe-to-cpu`, `axe-to-nvvm`, `axe-to-ptx`
+    and `axe-to-trn` run the pass first.
+  }];
+  let constructor = "axe::createAxeInferLayouts({}, axe::BackendSet())";
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target whose schedules choose (cpu, sm_80, trn1, ...); empty: "
+           "the target of each kernel or of the module's axe.target">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "CPU targets: the vector width in bits the schedules use (128, "
+           "256, 512); 0: the host's widest">,
+    Option<"allowConversions", "allow-conversions", "bool",
+           /*default=*/"true",
+           "Insert a copy through a scratch buffer where two operators need "
+           "a buffer in different layouts; false: fail instead">,
+    Option<"printAnalysisOnly", "print-analysis-only", "bool",
+           /*default=*/"false",
+           "Report the choices (remarks on the allocs and operators) and "
+           "leave the IR unchanged">,
+    Option<"maxCandidates", "max-candidates", "unsigned", /*default=*/"8",
+           "Most candidate layouts kept per buffer">
+  ];
+  let statistics = [
+    Statistic<"numInferred", "inferred-layouts",
+              "Number of buffers whose layout was chosen">,
+    Statistic<"numConversions", "inserted-conversions",
+              "Number of conversion copies inserted">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
 // Barriers from a hazard analysis
 //===----------------------------------------------------------------------===//
 

@@ -98,6 +98,21 @@ private:
 /// freely: `{schedule = {sm_90 = "tma"}}`.
 inline constexpr llvm::StringLiteral kScheduleAttrName = "schedule";
 
+/// Layouts a schedule would run an op with, proposed for the buffers whose
+/// layout is `?` (see axe-infer-layouts): a layout for each such buffer
+/// operand, keyed by operand number, consistent with the operands whose
+/// layouts are known. Only a proposal the schedule's own match accepts
+/// counts; the pass checks that before it uses one.
+struct LayoutProposal {
+  /// Operand number -> layout attribute (an #axe.layout, swizzled or not).
+  llvm::SmallVector<std::pair<unsigned, mlir::Attribute>, 4> layouts;
+  /// What choosing it costs beyond the best the target has (0): a slower
+  /// variant of the schedule, or one that needs more memory.
+  double cost = 0;
+  /// Why these layouts, for -axe-infer-layouts=print-analysis-only.
+  std::string reason;
+};
+
 struct Schedule {
   using MatchFn =
       std::function<ScheduleMatch(mlir::Operation *, const ScheduleContext &)>;
@@ -116,6 +131,13 @@ struct Schedule {
   std::string summary;
   MatchFn match;
   RewriteFn rewrite;
+  /// Proposes layouts for an op some of whose buffers are `?` (the
+  /// anchors of layout inference: instruction fragments, swizzle atoms,
+  /// partitions). Optional: a schedule that accepts what it is given
+  /// proposes nothing.
+  using ProposeFn = std::function<llvm::SmallVector<LayoutProposal>(
+      mlir::Operation *, const ScheduleContext &)>;
+  ProposeFn propose;
   /// An axe.gemm schedule that honours `zero_init` itself (computes C = A x B
   /// without reading C). For the others, axe-dispatch fills C with zeros
   /// before the gemm and drops the attribute.
@@ -136,6 +158,12 @@ public:
   candidates(llvm::StringRef opName, const TargetDescription &target) const;
   /// The schedule for `opName` called `name`, whatever its targets.
   const Schedule *find(llvm::StringRef opName, llvm::StringRef name) const;
+
+  /// The schedules `op` may take on `ctx`'s target: the one it forces, or
+  /// every candidate, highest priority first. Empty on a malformed or
+  /// unknown forced name (select() says why).
+  llvm::SmallVector<const Schedule *>
+  eligible(mlir::Operation *op, const ScheduleContext &ctx) const;
 
   /// The schedule to use for `op` and its match: the forced one when the op
   /// names one for this target (it must then match), otherwise the
@@ -197,6 +225,25 @@ public:
 private:
   std::vector<Backend> backends;
 };
+
+/// The context every operator of one kernel is scheduled in, with the
+/// TargetCodegen it points to (owned here).
+struct KernelScheduleContext {
+  KernelScheduleContext();
+  KernelScheduleContext(KernelScheduleContext &&);
+  ~KernelScheduleContext();
+  ScheduleContext schedule;
+  std::unique_ptr<TargetCodegen> codegen;
+};
+
+/// Builds the context for the kernel around `op`: the target the pass option
+/// names (else the kernel's or module's #axe.target), its vector unit sized
+/// by `vectorBits` (0: the host's), and the codegen of the backend of
+/// `backends` that serves it. Emits an error naming `pass` on failure.
+mlir::FailureOr<KernelScheduleContext>
+buildScheduleContext(mlir::Operation *op, llvm::StringRef targetOption,
+                     int64_t vectorBits, const BackendSet &backends,
+                     llvm::StringRef pass);
 
 } // namespace axe
 

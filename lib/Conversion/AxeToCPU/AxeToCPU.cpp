@@ -391,6 +391,8 @@ struct ConvertAxeToCPUPass
     : public impl::ConvertAxeToCPUBase<ConvertAxeToCPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireConcreteLayouts(module, getArgument())))
+      return signalPassFailure();
     bool ok = true;
     module.walk([&](Operation *op) {
       if (isa<OperatorOpInterface>(op)) {
@@ -446,6 +448,11 @@ struct ConvertAxeToCPUPass
 } // namespace
 
 void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
+  // Buffers written with layout '?' get theirs from the CPU schedules.
+  AxeInferLayoutsOptions infer;
+  infer.target = "cpu";
+  infer.vectorBits = options.vectorBits;
+  pm.addPass(createAxeInferLayouts(infer, BackendSet{cpuBackend()}));
   AxeDispatchOptions dispatch;
   dispatch.target = "cpu";
   dispatch.vectorBits = options.vectorBits;

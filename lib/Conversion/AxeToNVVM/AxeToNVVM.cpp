@@ -745,6 +745,8 @@ struct ConvertAxeToNVVMPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireConcreteLayouts(module, getArgument())))
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp k) { kernels.push_back(k); });
     llvm::StringMap<unsigned> perFunction, seen;
@@ -808,6 +810,10 @@ Backend nvvmBackend() {
 
 void buildAxeToNVVMPipeline(OpPassManager &pm,
                             const AxeToNVVMOptions &options) {
+  // Buffers written with layout '?' get theirs from the nvvm schedules.
+  AxeInferLayoutsOptions infer;
+  infer.target = options.chip;
+  pm.addPass(createAxeInferLayouts(infer, BackendSet{nvvmBackend()}));
   // Before dispatch: wgmma and tcgen05.mma start their accumulation from
   // zero instead of a fill. Not in the CPU pipeline (see the pass).
   pm.addPass(createAxeZeroInitAccumulators());

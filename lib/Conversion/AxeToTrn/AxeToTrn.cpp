@@ -226,6 +226,8 @@ struct ConvertAxeToTrnPass
     : public impl::ConvertAxeToTrnBase<ConvertAxeToTrnPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(requireConcreteLayouts(module, getArgument())))
+      return signalPassFailure();
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rw(&getContext());
@@ -270,6 +272,10 @@ Backend trnBackend() {
 }
 
 void buildAxeToTrnPipeline(OpPassManager &pm, const AxeToTrnOptions &options) {
+  // Buffers written with layout '?' get theirs from the trn schedules.
+  AxeInferLayoutsOptions infer;
+  infer.target = "trn1";
+  pm.addPass(createAxeInferLayouts(infer, BackendSet{trnBackend()}));
   AxeDispatchOptions dispatch;
   dispatch.target = "trn1";
   pm.addPass(createAxeDispatch(dispatch, BackendSet{trnBackend()}));

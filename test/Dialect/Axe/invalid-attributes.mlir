@@ -150,7 +150,7 @@ func.func private @f(!axe.buffer<128xf16, #axe.layout<SW(1, 1, 1) o S[128 : 0]>,
 
 // -----
 
-// expected-error @+1 {{expected a layout attribute (#axe.layout<...>), got #axe.scope<cta>}}
+// expected-error @+1 {{expected a layout attribute (#axe.layout<...>) or '?', got #axe.scope<cta>}}
 func.func private @f(!axe.buffer<8xf32, #axe.scope<cta>, reg>)
 
 // -----

@@ -268,6 +268,8 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
 }
 
 std::optional<BufferOwner> axe::getBufferOwner(BufferType type) {
+  if (!type.hasLayout())
+    return std::nullopt;
   llvm::SmallVector<std::string, 4> axes =
       getPlacementAxes(type.getLayout().tile());
   // The widest scope among the axes of a given kind.
@@ -311,4 +313,33 @@ std::optional<BufferOwner> axe::getBufferOwner(BufferType type) {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+static bool isPendingBuffer(Type type) {
+  auto buffer = dyn_cast<BufferType>(type);
+  return buffer && !buffer.hasLayout();
+}
+
+LogicalResult axe::requireConcreteLayouts(Operation *root,
+                                          llvm::StringRef pass) {
+  Operation *offender = nullptr;
+  root->walk([&](Operation *op) {
+    bool pending =
+        llvm::any_of(op->getResultTypes(), isPendingBuffer) ||
+        llvm::any_of(op->getRegions(), [](Region &region) {
+          return llvm::any_of(region.getArguments(), [](BlockArgument arg) {
+            return isPendingBuffer(arg.getType());
+          });
+        });
+    if (!pending)
+      return WalkResult::advance();
+    offender = op;
+    return WalkResult::interrupt();
+  });
+  if (!offender)
+    return success();
+  return offender->emitError()
+         << pass << " needs concrete layouts, but this op's buffers have "
+         << "layout '?'; run axe-infer-layouts first (the axe-to-cpu, "
+            "axe-to-nvvm, axe-to-ptx and axe-to-trn pipelines do)";
 }

@@ -35,15 +35,22 @@ Type BufferType::parse(AsmParser &parser) {
       parser.parseType(elementType) || parser.parseComma())
     return {};
   SMLoc layoutLoc = parser.getCurrentLocation();
-  Attribute layout;
-  if (parser.parseAttribute(layout) || parser.parseComma())
-    return {};
-  auto layoutAttr = dyn_cast<LayoutAttrInterface>(layout);
-  if (!layoutAttr) {
-    parser.emitError(layoutLoc)
-        << "expected a layout attribute (#axe.layout<...>), got " << layout;
-    return {};
+  // `?` leaves the layout to axe-infer-layouts (a null attribute).
+  LayoutAttrInterface layoutAttr;
+  if (failed(parser.parseOptionalQuestion())) {
+    Attribute layout;
+    if (parser.parseAttribute(layout))
+      return {};
+    layoutAttr = dyn_cast<LayoutAttrInterface>(layout);
+    if (!layoutAttr) {
+      parser.emitError(layoutLoc)
+          << "expected a layout attribute (#axe.layout<...>) or '?', got "
+          << layout;
+      return {};
+    }
   }
+  if (parser.parseComma())
+    return {};
   SMLoc spaceLoc = parser.getCurrentLocation();
   std::string spaceName;
   if (parser.parseKeywordOrString(&spaceName))
@@ -66,7 +73,10 @@ void BufferType::print(AsmPrinter &printer) const {
   for (int64_t dim : getShape())
     printer << dim << "x";
   printer << getElementType() << ", ";
-  printer.printAttribute(getLayoutAttr());
+  if (hasLayout())
+    printer.printAttribute(getLayoutAttr());
+  else
+    printer << "?";
   printer << ", " << stringifyMemorySpace(getMemorySpace()) << ">";
 }
 
@@ -102,11 +112,17 @@ BufferType::verify(llvm::function_ref<InFlightDiagnostic()> emitError,
   if (elementType.getIntOrFloatBitWidth() == 0)
     return emitError() << "buffer element type " << elementType
                        << " has no bits to store";
-  if (!layoutAttr)
-    return emitError() << "buffer needs a layout";
   Result<int64_t> numElements = shapeSize(shape);
   if (!numElements)
     return emitError() << "invalid buffer shape: " << numElements.message();
+  if (memorySpace == MemorySpace::Global || memorySpace == MemorySpace::HBM) {
+    if (!layoutAttr)
+      return emitError() << stringifyMemorySpace(memorySpace)
+                         << " buffers are views of memrefs, whose layout "
+                            "their strides give; '?' is for on-chip buffers";
+  }
+  if (!layoutAttr)
+    return success();
   if (!layoutAttr.admitsShape(shape))
     return emitError() << "layout " << layoutAttr.str() << " places "
                        << layoutAttr.getSize()

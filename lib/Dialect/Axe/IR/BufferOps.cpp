@@ -239,6 +239,8 @@ Result<BufferType> SliceOp::inferResultType(Value source,
   llvm::SmallVector<SliceStart> known;
   for (OpFoldResult start : starts)
     known.push_back(getKnownStart(start));
+  if (!type.hasLayout())
+    return type.cloneWith(lengths, LayoutAttrInterface());
   Result<Layout> layout = checkSlice(type, known, lengths);
   if (!layout)
     return layout.takeFailure();
@@ -315,6 +317,15 @@ LogicalResult SliceOp::verify() {
                                             getStaticStarts(), getStarts())))
     return failure();
 
+  // A slice of a buffer whose layout is still `?` gets its layout when the
+  // source does; a slice of a laid-out buffer has the algebra's.
+  if (!source.hasLayout() || !result.hasLayout()) {
+    if (source.hasLayout() != result.hasLayout())
+      return emitOpError() << "a slice's layout is '?' exactly when its "
+                              "source's is (the source's is "
+                           << (source.hasLayout() ? "known" : "'?'") << ")";
+    return success();
+  }
   Result<Layout> expected =
       checkSlice(source, getKnownStarts(), result.getShape());
   if (!expected)

@@ -255,11 +255,14 @@ LogicalResult KernelOp::verifyRegions() {
     if (!buffer || !checked.insert(buffer).second)
       return success();
     llvm::StringRef space = stringifyMemorySpace(buffer.getMemorySpace());
-    Layout layout = buffer.getLayout();
     if (target && !target->hasMemorySpace(space))
       return owner->emitOpError()
              << "uses " << space << " memory, which " << target->name
              << " does not have (it has " << target->memorySpaceNames() << ")";
+    // Where a `?` buffer lies is checked once axe-infer-layouts chose it.
+    if (!buffer.hasLayout())
+      return success();
+    Layout layout = buffer.getLayout();
     Result<std::map<std::string, AxisReach>> reach = axisReach(layout);
     if (!reach)
       return owner->emitOpError() << reach.message();
@@ -312,7 +315,8 @@ LogicalResult KernelOp::verifyRegions() {
     for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (failed(checkBuffer(op, value.getType())))
         return WalkResult::interrupt();
-    if (auto alloc = dyn_cast<AllocOp>(op); alloc && target) {
+    if (auto alloc = dyn_cast<AllocOp>(op);
+        alloc && target && alloc.getType().hasLayout()) {
       BufferType type = alloc.getType();
       int64_t &total =
           allocated[stringifyMemorySpace(type.getMemorySpace()).str()];

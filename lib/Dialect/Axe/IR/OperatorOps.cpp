@@ -32,6 +32,8 @@ std::optional<BufferOwner> axe::getBufferOwner(Value value) {
     if (!visited.insert(slice).second)
       break;
     BufferType source = slice.getSource().getType();
+    if (!source.hasLayout())
+      break;
     llvm::SmallVector<SliceStart> starts = slice.getKnownStarts();
     if (llvm::all_of(starts, [](const SliceStart &s) { return s.known; }))
       continue;
@@ -57,6 +59,10 @@ std::optional<BufferOwner> axe::getBufferOwner(Value value) {
 static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
                                      Value value, unsigned index) {
   auto type = cast<BufferType>(value.getType());
+  // Which scope holds a buffer follows from its layout, so it is checked
+  // once axe-infer-layouts has chosen one.
+  if (!type.hasLayout())
+    return success();
   std::optional<BufferOwner> owner = getBufferOwner(value);
   if (!owner)
     return success();

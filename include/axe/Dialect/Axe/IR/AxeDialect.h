@@ -115,6 +115,12 @@ struct BufferOwner {
 };
 std::optional<BufferOwner> getBufferOwner(BufferType type);
 
+/// Fails with an error naming `pass` at the first op under `root` that
+/// defines a buffer whose layout is still `?`: every pass after
+/// axe-infer-layouts needs concrete layouts.
+mlir::LogicalResult requireConcreteLayouts(mlir::Operation *root,
+                                           llvm::StringRef pass);
+
 } // namespace axe
 
 #endif // AXE_DIALECT_AXE_IR_AXEDIALECT_H

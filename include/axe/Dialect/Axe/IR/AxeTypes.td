@@ -34,6 +34,13 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
     memory, `P`/`F` in `sbuf` (and `Bank` in `psum`), `m` and device axes in
     `global`/`hbm`. Swizzles act on `m`, so a swizzled layout needs a memory
     space addressed by `m`.
+
+    *Layouts to infer.* An on-chip buffer may write `?` for its layout
+    (`!axe.buffer<128x64xf16, ?, shared>`): `axe-infer-layouts` chooses one
+    (docs/UserGuide.md, "Layouts you don't write"). `?` is allowed on
+    `axe.alloc` results, on slices of them and through region arguments,
+    never on global or hbm buffers (views of memrefs); every pass after
+    inference requires concrete layouts and says so when it meets `?`.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "logical shape">:$shape,
@@ -55,6 +62,8 @@ def Axe_BufferType : Axe_Type<"Buffer", "buffer"> {
   let extraClassDeclaration = [{
     /// The layout as a library value.
     ::axe::Layout getLayout() const { return getLayoutAttr().getLayout(); }
+    /// False for a buffer whose layout is `?` (still to infer).
+    bool hasLayout() const { return static_cast<bool>(getLayoutAttr()); }
     int64_t getRank() const { return getShape().size(); }
     /// The number of elements; the verifier keeps it inside int64.
     int64_t getNumElements() const;
