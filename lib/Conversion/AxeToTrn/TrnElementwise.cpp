@@ -613,21 +613,72 @@ std::optional<std::pair<unsigned, ReduceOp>> fusableReduce(ElementwiseOp op,
 /// The attribute on an axe.reduce that an activation already did.
 constexpr StringLiteral kFusedAttr = "trn.fused_into_activation";
 
+/// A reduction that the activation writing output `output` does as it
+/// writes, with its target analysed as a [P, 1] column on the operator's
+/// partition iter (not yet materialized).
+struct FusablePlan {
+  unsigned output = 0;
+  ReduceOp reduce;
+  OperandSet target;
+  unsigned partitionIter = 0;
+};
+
+/// The fusion of the reduction after `op`, decided from types alone: the
+/// rewrite fuses exactly when this holds, so the reduce's match can say so
+/// before the operator is rewritten (inference pins that schedule).
+std::optional<FusablePlan> planFusedReduce(ElementwiseOp op,
+                                           const EwPlan &plan) {
+  std::optional<std::pair<unsigned, ReduceOp>> reduce = fusableReduce(op, plan);
+  if (!reduce)
+    return std::nullopt;
+  Value target = reduce->second.getTarget();
+  auto type = cast<BufferType>(target.getType());
+  SmallVector<int, 4> dims(type.getRank(), -1);
+  dims[plan.set.space.iter(plan.partition).dim] =
+      plan.set.space.iter(plan.partition).dim;
+  Result<OperandSet> t = analyzeOperands(
+      {target},
+      cast<BufferType>(reduce->second.getSource().getType()).getShape(),
+      {dims});
+  if (!t || !t->ops[0].onChip())
+    return std::nullopt;
+  SmallVector<unsigned, 2> p = t->space.itersOfKind(0, IterKind::Partition);
+  if (p.size() != 1 ||
+      t->space.iter(p[0]).extent != plan.set.space.iter(plan.partition).extent)
+    return std::nullopt;
+  // An activation of a tile must write the summed output as it is yielded
+  // (EwEmitter::run hands it the reduction then).
+  Result<DenseMap<Value, ValueKind>> kinds = kindsOf(op, plan.inputKinds);
+  if (!kinds)
+    return std::nullopt;
+  bool activation = llvm::any_of(
+      op.getBody().front().without_terminator(), [&](Operation &inner) {
+        Value r = inner.getNumResults() ? inner.getResult(0) : Value();
+        return activationOf(&inner) && kinds->lookup(r) != ValueKind::Imm &&
+               llvm::any_of(r.getUses(), [&](OpOperand &use) {
+                 return isa<YieldOp>(use.getOwner()) &&
+                        use.getOperandNumber() == reduce->first;
+               });
+      });
+  if (!activation)
+    return std::nullopt;
+  return FusablePlan{reduce->first, reduce->second, std::move(*t), p[0]};
+}
+
 LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
                              const std::any &anyPlan, RewriterBase &rw) {
   auto ew = cast<ElementwiseOp>(op);
   const EwPlan &matched = *std::any_cast<EwPlan>(&anyPlan);
   Location loc = op->getLoc();
-  std::optional<std::pair<unsigned, ReduceOp>> reduce =
-      fusableReduce(ew, matched);
+  std::optional<FusablePlan> reduce = planFusedReduce(ew, matched);
   // An allocation that nothing but this op and the reduction touch (no
   // instruction yet: its storage is not even cast) need not be written.
   bool elidable = false;
   if (reduce) {
-    Value summed = ew.getOutputs()[reduce->first];
+    Value summed = ew.getOutputs()[reduce->output];
     elidable = summed.getDefiningOp<AllocOp>() &&
                llvm::all_of(summed.getUsers(), [&](Operation *user) {
-                 return user == op || user == reduce->second.getOperation();
+                 return user == op || user == reduce->reduce.getOperation();
                });
   }
   FailureOr<EwPlan> planned = startRewrite<EwPlan>(op, anyPlan, rw);
@@ -636,26 +687,13 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
   EwPlan &plan = *planned;
   // The target of a fusable reduction, as a [P, 1] view.
   std::optional<FusedReduce> fused;
-  if (reduce) {
-    Value target = reduce->second.getTarget();
-    auto type = cast<BufferType>(target.getType());
-    SmallVector<int, 4> dims(type.getRank(), -1);
-    dims[plan.set.space.iter(plan.partition).dim] =
-        plan.set.space.iter(plan.partition).dim;
-    Result<OperandSet> t = analyzeOperands(
-        {target},
-        cast<BufferType>(reduce->second.getSource().getType()).getShape(),
-        {dims});
-    if (t && t->ops[0].onChip() && succeeded(materializeAll(rw, loc, *t))) {
-      SmallVector<unsigned, 2> p = t->space.itersOfKind(0, IterKind::Partition);
-      if (p.size() == 1 && t->space.iter(p[0]).extent ==
-                               plan.set.space.iter(plan.partition).extent)
-        fused = FusedReduce{reduce->first,
-                            t->space.view(rw, loc, t->ops[0], 0, {p[0]}, {},
-                                          /*unitFreeDim=*/true)};
-      if (fused)
-        fused->elide = elidable;
-    }
+  if (reduce && succeeded(materializeAll(rw, loc, reduce->target))) {
+    OperandSet &t = reduce->target;
+    fused =
+        FusedReduce{reduce->output, t.space.view(rw, loc, t.ops[0], 0,
+                                                 {reduce->partitionIter}, {},
+                                                 /*unitFreeDim=*/true)};
+    fused->elide = elidable;
   }
   LogicalResult result = success();
   emitSpaceLoops(rw, loc, plan.set.space, plan.loops,
@@ -668,15 +706,23 @@ LogicalResult rewriteEngines(Operation *op, const ScheduleContext &,
   if (failed(result))
     return failure();
   if (fused && fused->done)
-    reduce->second->setAttr(kFusedAttr, rw.getUnitAttr());
+    reduce->reduce->setAttr(kFusedAttr, rw.getUnitAttr());
   rw.eraseOp(op);
   return success();
 }
 
 ScheduleMatch matchFusedReduce(Operation *op, const ScheduleContext &) {
-  if (!op->hasAttr(kFusedAttr))
-    return ScheduleMatch::decline("no activation before it computed this sum");
-  return ScheduleMatch::accept();
+  if (op->hasAttr(kFusedAttr))
+    return ScheduleMatch::accept();
+  // Before the operator in front of it is rewritten (inference asks then):
+  // whether its rewrite will fuse this sum.
+  auto ew = dyn_cast_or_null<ElementwiseOp>(op->getPrevNode());
+  if (ew && !checkScope(ew))
+    if (Result<EwPlan> plan = planElementwise(ew))
+      if (std::optional<FusablePlan> f = planFusedReduce(ew, *plan);
+          f && f->reduce == op)
+        return ScheduleMatch::accept();
+  return ScheduleMatch::decline("no activation before it computed this sum");
 }
 
 LogicalResult rewriteFusedReduce(Operation *op, const ScheduleContext &,
@@ -698,7 +744,7 @@ void addTrnElementwiseSchedules(ScheduleRegistry &registry) {
       "one VectorE/ScalarE instruction per body op over whole tiles "
       "(tensor_tensor, tensor_scalar with [P, 1] or immediate scalars, "
       "activation)",
-      matchEngines, rewriteEngines));
+      matchEngines, rewriteEngines, proposeElementwise));
 }
 
 } // namespace axe::trnconv

@@ -12,8 +12,8 @@
 
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Target/Trn/Machine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
+#include "axe/Target/Trn/Machine.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,6 +29,9 @@ Result<OperandSet> analyzeOperands(ArrayRef<Value> buffers,
                                    ArrayRef<SmallVector<int, 4>> dimOf) {
   OperandSet set;
   for (auto [k, v] : llvm::enumerate(buffers)) {
+    if (!hasConcreteLayout(v))
+      return fail("operand " + std::to_string(k) +
+                  ": its layout is `?` (run axe-infer-layouts)");
     Result<TrnOperand> op = analyzeOperand(v);
     if (!op)
       return fail("operand " + std::to_string(k) + ": " + op.message());
@@ -646,7 +649,8 @@ LogicalResult rewriteVectorReduce(Operation *op, const ScheduleContext &,
 
 Schedule makeSchedule(StringRef name, StringRef opName, int priority,
                       StringRef summary, Schedule::MatchFn match,
-                      Schedule::RewriteFn rewrite) {
+                      Schedule::RewriteFn rewrite,
+                      Schedule::ProposeFn propose = {}) {
   Schedule s;
   s.name = name.str();
   s.opName = opName.str();
@@ -655,6 +659,7 @@ Schedule makeSchedule(StringRef name, StringRef opName, int priority,
   s.summary = summary.str();
   s.match = std::move(match);
   s.rewrite = std::move(rewrite);
+  s.propose = std::move(propose);
   return s;
 }
 
@@ -662,9 +667,10 @@ Schedule makeSchedule(StringRef name, StringRef opName, int priority,
 
 Schedule makeTrnSchedule(StringRef name, StringRef opName, int priority,
                          StringRef summary, Schedule::MatchFn match,
-                         Schedule::RewriteFn rewrite) {
+                         Schedule::RewriteFn rewrite,
+                         Schedule::ProposeFn propose) {
   return makeSchedule(name, opName, priority, summary, std::move(match),
-                      std::move(rewrite));
+                      std::move(rewrite), std::move(propose));
 }
 
 void addTrnSchedules(ScheduleRegistry &registry) {
@@ -672,27 +678,27 @@ void addTrnSchedules(ScheduleRegistry &registry) {
   add(makeSchedule("dma", "axe.copy", 20,
                    "trn.dma_copy between hbm and sbuf, one access pattern "
                    "per tile",
-                   matchDma, rewriteDma));
+                   matchDma, rewriteDma, proposeDma));
   add(makeSchedule("engine-copy", "axe.copy", 10,
                    "VectorE tensor_copy within sbuf/psum, partitions kept",
-                   matchEngineCopy, rewriteEngineCopy));
+                   matchEngineCopy, rewriteEngineCopy, proposeEngineCopy));
   add(makeSchedule("tensore-transpose", "axe.copy", 5,
                    "TensorE transpose into psum (then VectorE into sbuf) "
                    "when the partition and free iters swap",
-                   matchTranspose, rewriteTranspose));
+                   matchTranspose, rewriteTranspose, proposeTranspose));
   add(makeSchedule("matmul-start", "axe.fill", 20,
                    "a zero fill of the next gemm's accumulator becomes that "
                    "gemm's matmul start flag",
                    matchFillIntoMatmul, rewriteFillIntoMatmul));
   add(makeSchedule("memset", "axe.fill", 10, "VectorE memset of each tile",
-                   matchMemset, rewriteMemset));
+                   matchMemset, rewriteMemset, proposeMemset));
   add(makeSchedule("tensore-matmul", "axe.gemm", 10,
                    "TensorE matmuls: K on the partitions, M <= 128, N <= "
                    "512 in one PSUM bank; loops over the rest",
-                   matchMatmul, rewriteMatmul));
+                   matchMatmul, rewriteMatmul, proposeMatmul));
   add(makeSchedule("vector-reduce", "axe.reduce", 10,
                    "VectorE tensor_reduce over the free dims",
-                   matchVectorReduce, rewriteVectorReduce));
+                   matchVectorReduce, rewriteVectorReduce, proposeReduce));
   addTrnElementwiseSchedules(registry);
 }
 

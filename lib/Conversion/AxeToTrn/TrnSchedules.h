@@ -60,7 +60,30 @@ mlir::FailureOr<Plan> startRewrite(mlir::Operation *op, const std::any &anyPlan,
 
 Schedule makeTrnSchedule(llvm::StringRef name, llvm::StringRef opName,
                          int priority, llvm::StringRef summary,
-                         Schedule::MatchFn match, Schedule::RewriteFn rewrite);
+                         Schedule::MatchFn match, Schedule::RewriteFn rewrite,
+                         Schedule::ProposeFn propose = {});
+
+/// Whether `buffer` and every buffer its memory is viewed through (its
+/// slices' sources, its axe.alloc) have layouts: false while inference
+/// still has `?` there, so a match declines instead of reading one.
+bool hasConcreteLayout(mlir::Value buffer);
+
+/// The layouts the schedules propose for `?` SBUF/PSUM operands
+/// (TrnProposals.cpp; axe-infer-layouts).
+llvm::SmallVector<LayoutProposal> proposeDma(mlir::Operation *op,
+                                             const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal> proposeEngineCopy(mlir::Operation *op,
+                                                    const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal> proposeTranspose(mlir::Operation *op,
+                                                   const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal> proposeMemset(mlir::Operation *op,
+                                                const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal> proposeMatmul(mlir::Operation *op,
+                                                const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal> proposeReduce(mlir::Operation *op,
+                                                const ScheduleContext &ctx);
+llvm::SmallVector<LayoutProposal>
+proposeElementwise(mlir::Operation *op, const ScheduleContext &ctx);
 
 void addTrnSchedules(ScheduleRegistry &registry);
 void addTrnElementwiseSchedules(ScheduleRegistry &registry);
