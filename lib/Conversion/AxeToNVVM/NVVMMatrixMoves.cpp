@@ -335,7 +335,7 @@ SmallVector<LayoutProposal> proposeMoves(Operation *raw,
       t.getShape()[1] % 8 != 0)
     return {};
   SmallVector<LayoutProposal> out(1);
-  proposeOperand(out[0], Load ? 0 : 1, raw->getContext(),
+  proposeOperand(out[0], Load ? 0 : 1, shared,
                  sharedTileLayout(t.getShape(), 16));
   out[0].reason = std::string(Load ? "ldmatrix" : "stmatrix") +
                   ": 16-byte matrix rows, swizzled by the row rule";

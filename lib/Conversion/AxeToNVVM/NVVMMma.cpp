@@ -523,10 +523,10 @@ SmallVector<LayoutProposal> proposeMma(Operation *raw,
                  typeName(tc.getElementType()), problem->k);
   if (!atom)
     return {};
-  MLIRContext *mctx = raw->getContext();
   LayoutProposal operands;
   std::string why = atom->name;
-  for (auto [i, v] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
+  Value inputs[] = {op.getA(), op.getB()};
+  for (auto [i, v] : llvm::enumerate(inputs)) {
     if (!isInferred(v))
       continue;
     if (spaceOf(v) != MemorySpace::Shared)
@@ -534,7 +534,7 @@ SmallVector<LayoutProposal> proposeMma(Operation *raw,
     BufferType t = typeOf(v);
     unsigned bits = t.getElementType().getIntOrFloatBitWidth();
     Layout l = sharedTileLayout(t.getShape(), bits);
-    proposeOperand(operands, i, mctx, l);
+    proposeOperand(operands, i, v, l);
     why +=
         std::string(i ? "; B" : "; A") + " shared " +
         std::to_string(t.getShape()[1] * bits / 8) + "-byte rows" +
@@ -571,7 +571,7 @@ SmallVector<LayoutProposal> proposeMma(Operation *raw,
     if (!c)
       continue;
     LayoutProposal p = operands;
-    proposeOperand(p, 2, mctx, Layout(*c));
+    proposeOperand(p, 2, op.getC(), Layout(*c));
     p.cost = double(g.traffic) / double(grids.front().traffic) - 1;
     p.reason = why + "; C over " + std::to_string(g.rows) + "x" +
                std::to_string(g.cols) + " warps of " +

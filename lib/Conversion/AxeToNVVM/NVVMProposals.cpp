@@ -26,10 +26,13 @@ namespace axe::nvvm {
 
 bool isInferred(Value buffer) { return !typeOf(buffer).hasLayout(); }
 
-void proposeOperand(LayoutProposal &proposal, unsigned operand,
-                    MLIRContext *context, const Layout &layout) {
+void proposeOperand(LayoutProposal &proposal, unsigned operand, Value buffer,
+                    const Layout &layout) {
+  Layout canonical = canonicalize(layout);
+  if (auto grouped = group(canonical.tile(), typeOf(buffer).getShape()))
+    canonical = canonical.withTile(grouped->layout);
   proposal.layouts.push_back(
-      {operand, getLayoutAttr(context, canonicalize(layout))});
+      {operand, getLayoutAttr(buffer.getContext(), canonical)});
 }
 
 Layout sharedTileLayout(ArrayRef<int64_t> shape, unsigned elementBits) {
@@ -138,7 +141,7 @@ SmallVector<LayoutProposal> proposeSIMTCopy(Operation *raw,
   BufferType known = typeOf(srcUnknown ? dst : src);
   if (unknown.getShape() != known.getShape())
     return {};
-  MLIRContext *mctx = raw->getContext();
+  Value target = srcUnknown ? src : dst;
   unsigned bits = unknown.getElementType().getIntOrFloatBitWidth();
   SmallVector<LayoutProposal> out;
   switch (unknown.getMemorySpace()) {
@@ -147,14 +150,14 @@ SmallVector<LayoutProposal> proposeSIMTCopy(Operation *raw,
     // 16-byte copies take without conflicts; plain rows as the variant.
     Layout swizzled = sharedTileLayout(unknown.getShape(), bits);
     LayoutProposal p;
-    proposeOperand(p, operand, mctx, swizzled);
+    proposeOperand(p, operand, target, swizzled);
     p.reason = "shared " +
                shapeText(unknown.getShape(), unknown.getElementType()) + ": " +
                describeShared(swizzled, unknown.getShape(), bits);
     out.push_back(std::move(p));
     if (swizzled.effectiveSwizzle()) {
       LayoutProposal plain;
-      proposeOperand(plain, operand, mctx,
+      proposeOperand(plain, operand, target,
                      Layout(rowMajorLayout(unknown.getShape())));
       plain.cost = 0.5;
       plain.reason = "shared row-major (column reads conflict)";
@@ -168,7 +171,7 @@ SmallVector<LayoutProposal> proposeSIMTCopy(Operation *raw,
     if (!tile)
       break;
     LayoutProposal p;
-    proposeOperand(p, operand, mctx, *tile);
+    proposeOperand(p, operand, target, *tile);
     p.reason = "registers in runs of up to 16 bytes, round robin over the "
                "scope's threads";
     out.push_back(std::move(p));
@@ -186,7 +189,6 @@ SmallVector<LayoutProposal> proposeSIMTElementwise(Operation *raw,
   SmallVector<Value> all(op.getInputs());
   llvm::append_range(all, op.getOutputs());
   LayoutProposal p;
-  MLIRContext *mctx = raw->getContext();
   for (auto [k, v] : llvm::enumerate(all)) {
     if (!isInferred(v))
       continue;
@@ -205,7 +207,7 @@ SmallVector<LayoutProposal> proposeSIMTElementwise(Operation *raw,
                                 t.getElementType().getIntOrFloatBitWidth());
     if (!same)
       return {};
-    proposeOperand(p, k, mctx, *same);
+    proposeOperand(p, k, v, *same);
   }
   if (p.layouts.empty())
     return {};

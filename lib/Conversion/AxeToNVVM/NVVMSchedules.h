@@ -40,9 +40,11 @@ void addTcgen05Schedules(ScheduleRegistry &registry);
 /// Whether `buffer`'s layout is `?` (still to infer).
 bool isInferred(mlir::Value buffer);
 
-/// Adds `layout` (canonicalized) for operand `operand` to `proposal`.
+/// Adds `layout` for operand `operand` (the buffer `buffer`) to
+/// `proposal`, canonicalized and grouped by the buffer's dims, as a kernel
+/// would write it.
 void proposeOperand(LayoutProposal &proposal, unsigned operand,
-                    mlir::MLIRContext *context, const Layout &layout);
+                    mlir::Value buffer, const Layout &layout);
 
 /// The shared tile that readers of whole rows (ldmatrix, matrix
 /// descriptors, 16-byte copies) take without bank conflicts, by CuTe's rule

@@ -464,7 +464,7 @@ bool proposeDatapathD(LayoutProposal &p, unsigned operand, Value tmem) {
   auto d = tmemDatapathLayout(TmemDatapath::D, 128, t.getShape()[1]);
   if (!d)
     return false;
-  proposeOperand(p, operand, tmem.getContext(), Layout(*d));
+  proposeOperand(p, operand, tmem, Layout(*d));
   p.reason += (p.reason.empty() ? "" : "; ") + std::string("tmem data path D");
   return true;
 }
@@ -479,7 +479,7 @@ bool proposeDescriptorOperand(LayoutProposal &p, unsigned operand, Value v,
   BufferType t = typeOf(v);
   unsigned bits = t.getElementType().getIntOrFloatBitWidth();
   Layout l = sharedTileLayout(t.getShape(), bits);
-  proposeOperand(p, operand, v.getContext(), l);
+  proposeOperand(p, operand, v, l);
   std::optional<Swizzle> s = l.effectiveSwizzle();
   p.reason += (p.reason.empty() ? "" : "; ") + name.str() + " K-major, " +
               (s ? std::to_string(16 << s->swizzleLen) + "B swizzle atoms"
@@ -533,7 +533,7 @@ SmallVector<LayoutProposal> proposeLoad(Operation *raw,
     auto atom = tcgen05AtomLayout(Tcgen05Shape::S32x32b, t.getShape(), 32);
     if (!atom)
       return {};
-    proposeOperand(p, 1, raw->getContext(), Layout(*atom));
+    proposeOperand(p, 1, op.getTarget(), Layout(*atom));
     p.reason += (p.reason.empty() ? "" : "; ") +
                 std::string("tcgen05.ld.32x32b: row t on thread t");
   }

@@ -233,7 +233,7 @@ SmallVector<LayoutProposal> proposeTma(Operation *raw,
   unsigned bits = t.getElementType().getIntOrFloatBitWidth();
   Layout box = tmaBoxLayout(t.getShape(), bits);
   SmallVector<LayoutProposal> out(1);
-  proposeOperand(out[0], 1, raw->getContext(), box);
+  proposeOperand(out[0], 1, op.getTarget(), box);
   std::optional<Swizzle> s = box.effectiveSwizzle();
   out[0].reason = "TMA box of " +
                   std::to_string(t.getShape().back() * bits / 8) +
@@ -242,7 +242,7 @@ SmallVector<LayoutProposal> proposeTma(Operation *raw,
                      : std::string(", row-major"));
   if (s) {
     out.emplace_back();
-    proposeOperand(out[1], 1, raw->getContext(),
+    proposeOperand(out[1], 1, op.getTarget(),
                    Layout(rowMajorLayout(t.getShape())));
     out[1].cost = 0.5;
     out[1].reason = "TMA box unswizzled (row reads conflict)";

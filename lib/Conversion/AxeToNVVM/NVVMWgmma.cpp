@@ -322,10 +322,10 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
   if (!problem || ta.getElementType() != tb.getElementType() ||
       !tc.getElementType().isF32() || problem->m % 64 != 0)
     return {};
-  MLIRContext *mctx = raw->getContext();
   LayoutProposal p;
   p.reason = "wgmma";
-  for (auto [i, v] : llvm::enumerate(ValueRange{op.getA(), op.getB()})) {
+  Value inputs[] = {op.getA(), op.getB()};
+  for (auto [i, v] : llvm::enumerate(inputs)) {
     if (!isInferred(v))
       continue;
     if (spaceOf(v) != MemorySpace::Shared)
@@ -333,7 +333,7 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
     BufferType t = typeOf(v);
     unsigned bits = t.getElementType().getIntOrFloatBitWidth();
     Layout l = sharedTileLayout(t.getShape(), bits);
-    proposeOperand(p, i, mctx, l);
+    proposeOperand(p, i, v, l);
     p.reason += std::string(i ? "; B" : "; A") + " K-major, " +
                 (l.effectiveSwizzle()
                      ? std::to_string(16 << l.effectiveSwizzle()->swizzleLen) +
@@ -361,7 +361,7 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
     auto c = tile(*d, {64, atom->n}, *grid, {rows, cols});
     if (!c)
       return {};
-    proposeOperand(p, 2, mctx, Layout(*c));
+    proposeOperand(p, 2, op.getC(), Layout(*c));
     p.reason += "; C " + std::to_string(rows * cols) + " " + atom->name +
                 " D fragment(s)";
   }
