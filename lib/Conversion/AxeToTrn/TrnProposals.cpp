@@ -162,13 +162,19 @@ std::optional<unsigned> partitionDim(Value v) {
   return dims->front();
 }
 
-/// The dim of a fresh buffer of `shape` that fills the most partitions
-/// (the first of equals), among those partitionedLayout takes.
-std::optional<unsigned> widestDim(BufferType type,
-                                  const AcceleratorConfig &config) {
+/// The partition dim of a buffer no known operand constrains: its rows (dim
+/// 0), so that a DMA to or from a row-major HBM tensor moves whole rows per
+/// partition (inference takes the first of equally good candidates, and
+/// the other dim can cost a descriptor per element); the dim that fills
+/// the most partitions when the rows are one or do not fit.
+std::optional<unsigned> defaultDim(BufferType type,
+                                   const AcceleratorConfig &config) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (!shape.empty() && shape[0] > 1 && partitionedOn(type, 0, config))
+    return 0;
   std::optional<unsigned> best;
   int64_t bestUsed = 0;
-  for (auto [d, e] : llvm::enumerate(type.getShape())) {
+  for (auto [d, e] : llvm::enumerate(shape)) {
     int64_t used = std::min(e, config.partitions);
     if (used > bestUsed && partitionedOn(type, d, config)) {
       best = d;
@@ -356,15 +362,15 @@ void proposeLike(Value known, ArrayRef<std::pair<unsigned, Value>> open,
   }
 }
 
-/// Every open operand with its widest dim on the partitions: for an op with
-/// no known operand to follow.
+/// Every open operand with its default dim (defaultDim) on the partitions: for
+/// an op with no known operand to follow.
 void proposeDefault(Operation *op, ArrayRef<std::pair<unsigned, Value>> open,
                     const ScheduleContext &ctx, StringRef who,
                     SmallVector<LayoutProposal> &out) {
   if (open.empty())
     return;
   AcceleratorConfig config = configOf(ctx);
-  std::optional<unsigned> pd = widestDim(typeOf(open.front().second), config);
+  std::optional<unsigned> pd = defaultDim(typeOf(open.front().second), config);
   if (!pd)
     return;
   ProposalBuilder p(op->getContext(), (who + ": dim " + Twine(*pd) +
@@ -553,13 +559,13 @@ SmallVector<LayoutProposal> proposeElementwise(Operation *op,
     return {};
   AcceleratorConfig config = configOf(ctx);
   MLIRContext *mctx = op->getContext();
-  // The logical dim on the partitions: a known operand's, else the widest
-  // dim of the output.
+  // The logical dim on the partitions: a known operand's, else the
+  // output's default.
   std::optional<unsigned> pd;
   if (knownAny)
     pd = partitionDim(knownFull ? knownFull : knownAny);
   else
-    pd = widestDim(typeOf(ew.getOutputs().front()), config);
+    pd = defaultDim(typeOf(ew.getOutputs().front()), config);
   if (!pd)
     return {};
   auto setBroadcasts = [&](ProposalBuilder &p) {

@@ -23,7 +23,7 @@
 // TRN-LABEL: func.func @gemm_k256_trn(
 // TRN: scf.for
 // TRN: trn.matmul {{.*}} : memref<128x128xf16, {{.*}}>, memref<128x512xf16, {{.*}}> into memref<128x512xf32
-// WHY: remark: layout S[(256, 128) : (1@F, 1@P)] from schedule 'tensore-matmul' of axe.gemm {{.*}}K on the partitions of A and B
+// WHY: remark: layout S[(128, 512) : (1@P, 1@F)] from schedule 'tensore-matmul' of axe.gemm {{.*}}K on the partitions of A and B
 #hA = #axe.layout<S[(128, 256) : (256, 1)]>
 #hB = #axe.layout<S[(256, 512) : (512, 1)]>
 module attributes {axe.target = #axe.target<"trn1">} {
@@ -102,7 +102,6 @@ module attributes {axe.target = #axe.target<"trn1">} {
 // on the free dim, so each partition reads one run of 64 elements.
 // CHECK-LABEL: func.func @dma_runs
 // CHECK: axe.alloc : !axe.buffer<64x128xf32, #axe.layout<S[(64, 128) : (1@F, 1@P)]>, sbuf>
-// WHY-LABEL: func.func @dma_runs
 // WHY: remark: layout S[(64, 128) : (1@F, 1@P)] from schedule 'dma' {{.*}}dim 1 on the partitions, 128 contiguous HBM runs
 // WHY: note: also S[(64, 128) : (1@P, 1@F)] from schedule 'dma' {{.*}}dim 0 on the partitions, 8192 contiguous HBM runs
 #hT = #axe.layout<S[(64, 128) : (1, 64)]>
@@ -175,6 +174,57 @@ module attributes {axe.target = #axe.target<"trn1">} {
       axe.copy %p to %pt at cta : !axe.buffer<128x128xbf16, #rows, sbuf> to !axe.buffer<128x128xbf16, ?, sbuf>
       axe.gemm %pt, %v into %o at cta
           : !axe.buffer<128x128xbf16, ?, sbuf>, !axe.buffer<128x128xbf16, #rows, sbuf> into !axe.buffer<128x128xf32, #rows, psum>
+    }
+    return
+  }
+}
+
+// -----
+
+// M = 256: C's rows beyond the 128 partitions go to a second PSUM bank, a
+// loop of two matmuls over M.
+// CHECK-LABEL: func.func @gemm_m256
+// CHECK: axe.alloc : !axe.buffer<256x128xf16, #axe.layout<S[(256, 128) : (1@F, 1@P)]>, sbuf>
+// CHECK: axe.alloc : !axe.buffer<128x512xf16, #axe.layout<S[(128, 512) : (1@P, 1@F)]>, sbuf>
+// CHECK: axe.alloc : !axe.buffer<256x512xf32, #axe.layout<S[(2, 128, 512) : (1@Bank, 1@P, 1@F)]>, psum>
+// TRN-LABEL: func.func @gemm_m256_trn(
+// TRN: scf.for
+// TRN: trn.matmul {{.*}} : memref<128x128xf16, {{.*}}>, memref<128x512xf16, {{.*}}> into memref<128x512xf32
+module attributes {axe.target = #axe.target<"trn1">} {
+  func.func @gemm_m256() {
+    %zero = arith.constant 0.0 : f16
+    axe.kernel {
+      %a = axe.alloc : !axe.buffer<256x128xf16, ?, sbuf>
+      %b = axe.alloc : !axe.buffer<128x512xf16, ?, sbuf>
+      %c = axe.alloc : !axe.buffer<256x512xf32, ?, psum>
+      axe.fill %a, %zero at cta : !axe.buffer<256x128xf16, ?, sbuf>
+      axe.fill %b, %zero at cta : !axe.buffer<128x512xf16, ?, sbuf>
+      axe.gemm %a, %b into %c at cta
+          : !axe.buffer<256x128xf16, ?, sbuf>, !axe.buffer<128x512xf16, ?, sbuf> into !axe.buffer<256x512xf32, ?, psum>
+    }
+    return
+  }
+}
+
+// -----
+
+// Nothing but a fill and a store: rows on the partitions (64 of them), so
+// the DMA moves a 1 KiB row per partition rather than an element per
+// descriptor with the 256 columns on the partitions.
+// CHECK-LABEL: func.func @fill_and_store
+// CHECK: axe.alloc : !axe.buffer<64x256xf32, #axe.layout<S[(64, 256) : (1@P, 1@F)]>, sbuf>
+// TRN-LABEL: func.func @fill_and_store_trn(
+// TRN: trn.memset
+// TRN: trn.dma_copy {{.*}} : memref<64x256xf32, strided<[256, 1]>, #trn.space<sbuf>> to memref<64x256xf32, strided<[256, 1]>, #trn.space<hbm>>
+#h = #axe.layout<S[(64, 256) : (256, 1)]>
+module attributes {axe.target = #axe.target<"trn1">} {
+  func.func @fill_and_store(%X: memref<64x256xf32>) {
+    %one = arith.constant 1.0 : f32
+    axe.kernel {
+      %s = axe.alloc : !axe.buffer<64x256xf32, ?, sbuf>
+      axe.fill %s, %one at cta : !axe.buffer<64x256xf32, ?, sbuf>
+      %h = axe.view %X[0, 0] : memref<64x256xf32> -> !axe.buffer<64x256xf32, #h, hbm>
+      axe.copy %s to %h at cta : !axe.buffer<64x256xf32, ?, sbuf> to !axe.buffer<64x256xf32, #h, hbm>
     }
     return
   }
