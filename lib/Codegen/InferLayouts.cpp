@@ -105,6 +105,24 @@ llvm::StringRef gridAxis(MemorySpace space) {
   }
 }
 
+int64_t bufferBytes(BufferType type) {
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementBitWidth() / 8);
+}
+
+/// What taking a schedule `gap` priority points below the best costs, in
+/// the unit of conversions (bytes moved): priorities come in tiers of 10
+/// (a tensor-core or packed kernel, a vectorized one, a scalar one), and a
+/// tier down is taken to cost as much as moving the operator's buffers four
+/// times, so a conversion of one operand beats falling back a tier.
+double scheduleCost(Operation *op, int gap) {
+  int64_t bytes = 0;
+  for (Type type : op->getOperandTypes())
+    if (auto buffer = dyn_cast<BufferType>(type))
+      bytes += bufferBytes(buffer);
+  return gap / 10.0 * 4.0 * bytes;
+}
+
 /// How far apart a conversion moves an element: within a thread's storage,
 /// across lanes, across warps or partitions, across devices.
 double conversionFactor(const Layout &from, const Layout &to, int64_t size) {
@@ -418,7 +436,7 @@ OpCost KernelInference::evaluate(Operation *op) {
   for (const Schedule *s : schedules) {
     ScheduleMatch m = s->match(op, ctx);
     if (m.accepted()) {
-      result.cost = top - s->priority;
+      result.cost = scheduleCost(op, top - s->priority);
       result.schedule = s;
       break;
     }
@@ -457,7 +475,7 @@ void KernelInference::evaluateConversions(Operation *op, OpCost &result) {
 
   for (auto &[s, proposal] : proposals) {
     llvm::SmallVector<Conversion, 2> conversions;
-    double cost = (top - s->priority) + proposal.cost;
+    double cost = scheduleCost(op, top - s->priority) + proposal.cost;
     bool usable = true;
     for (auto &[operandNo, attr] : proposal.layouts) {
       auto layout = dyn_cast_or_null<LayoutAttrInterface>(attr);
@@ -474,10 +492,9 @@ void KernelInference::evaluateConversions(Operation *op, OpCost &result) {
         break;
       }
       conversions.push_back({operandNo, layout});
-      int64_t bytes = type.getNumElements() *
-                      std::max<int64_t>(1, type.getElementBitWidth() / 8);
-      cost += bytes * conversionFactor(type.getLayout(), layout.getLayout(),
-                                       type.getNumElements());
+      cost += bufferBytes(type) * conversionFactor(type.getLayout(),
+                                                   layout.getLayout(),
+                                                   type.getNumElements());
     }
     if (!usable || conversions.empty() || cost >= result.cost)
       continue;

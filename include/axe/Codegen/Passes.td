@@ -98,8 +98,10 @@ def AxeInferLayouts : Pass<"axe-infer-layouts", "mlir::ModuleOp"> {
       where its memory space admits it.
     * *Selection.* The assignment with the least cost: for each operator,
       the highest-priority schedule that accepts it costs nothing, a
-      lower-priority one the difference of the priorities, none at all
-      makes the assignment infeasible unless a conversion is allowed. A
+      lower-priority one costs by how far down it is and how many bytes
+      the operator touches (a tier of 10 priority points as much as moving
+      them four times), none at all makes the assignment infeasible unless
+      a conversion is allowed. A
       conversion (a scratch buffer with the layout a schedule proposed and
       an `axe.copy` into or out of it) costs by the bytes it moves and by
       which axes it moves them across (registers, lanes, warps or
