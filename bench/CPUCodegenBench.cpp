@@ -612,6 +612,8 @@ BENCHMARK(BM_GemmAxeF16)
     ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
     ->Args({512, 0, 0, 1, 0, 0})
     ->Args({512, 256, 0, 1, 0, 0})
+    ->Args({512, 0, 0, 1, 1, 0})
+    ->Args({512, 0, 0, 1, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GemmAxeBF16)
