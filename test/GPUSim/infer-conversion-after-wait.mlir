@@ -1,10 +1,8 @@
 // One TMA tile (256-byte rows, so row-major) read by wgmma as both A and
 // B: axe-infer-layouts converts it once into the 128B swizzle atoms wgmma
-// reads. The conversion must read the tile after the axe.wait on the TMA
-// copy's token; the pass now inserts it right after the copy, before the
-// wait, and the interpreter reports the read of bytes the TMA load has not
-// completed. XFAIL until the pass places the copy after the wait.
-// XFAIL: *
+// reads. The conversion reads the tile, so it must come after the axe.wait
+// on the TMA copy's token (the interpreter reports a read of bytes a TMA
+// load has not completed), whatever side of the buffer the pass converts.
 // RUN: axe-opt %s --axe-to-nvvm=chip=sm_90 \
 // RUN:   | axe-gpu-run -e main -entry-point-result=void --check-races \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \

@@ -77,19 +77,35 @@ std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
                                          ScopeKind scope, int64_t threadsPerCTA,
                                          ArrayRef<int64_t> shape,
                                          unsigned elementBits) {
-  if (shape.empty() || elementBits % 8 != 0 || elementBits > 128)
+  if (shape.empty() || elementBits == 0 || elementBits > 128)
     return std::nullopt;
   auto unit = ExecutionScope(static_cast<int>(scope));
   int64_t threads = target.threadsPerInstance(unit, threadsPerCTA);
   int64_t elements = 1;
   for (int64_t e : shape)
     elements *= e;
-  // The longest run of at most 16 bytes that divides the rows.
-  int64_t run = 128 / elementBits;
-  while (run > 1 && shape.back() % run != 0)
-    run /= 2;
-  if (threads < 1 || elements % (threads * run) != 0)
+  if (threads < 1 || elements == 0)
     return std::nullopt;
+  // Runs of up to 16 bytes that divide the rows, each dealt to a thread:
+  // the split that keeps the most elements in flight per round (the most
+  // threads among which the runs divide evenly, times the run), the longer
+  // run on a tie. A tile of fewer runs than threads leaves some without
+  // elements.
+  int64_t run = 1, used = 1;
+  // Elements narrower than a byte move one at a time.
+  int64_t longest = elementBits % 8 == 0 ? 128 / elementBits : 1;
+  for (int64_t r = longest; r >= 1; r /= 2) {
+    if (shape.back() % r != 0)
+      continue;
+    int64_t t = std::min(threads, elements / r);
+    while ((elements / r) % t != 0)
+      --t;
+    if (t * r > used * run) {
+      run = r;
+      used = t;
+    }
+  }
+  threads = used;
   IterList iters;
   if (int64_t rounds = elements / (threads * run); rounds > 1)
     iters.push_back(Iter{rounds, run});
@@ -121,6 +137,8 @@ std::string shapeText(ArrayRef<int64_t> shape, Type element) {
 /// The swizzle a shared tile proposal took, for reasons.
 std::string describeShared(const Layout &layout, ArrayRef<int64_t> shape,
                            unsigned bits) {
+  if (shape.empty())
+    return "a scalar";
   std::string rows = std::to_string(shape.back() * bits / 8) + "-byte rows";
   std::optional<Swizzle> s = layout.effectiveSwizzle();
   if (!s)

@@ -61,8 +61,8 @@ Layout tmaBoxLayout(llvm::ArrayRef<int64_t> shape, unsigned elementBits);
 
 /// The register tile a vectorized copy of a `shape` tile likes at scope
 /// `scope`: the row-major elements in runs of up to 16 bytes, runs dealt
-/// round robin to the scope's threads (on the axis numbering them), or
-/// nullopt where the runs do not divide among the threads.
+/// round robin to the scope's threads (on the axis numbering them), to the
+/// most threads among which they divide evenly.
 std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
                                          ScopeKind scope, int64_t threadsPerCTA,
                                          llvm::ArrayRef<int64_t> shape,

@@ -228,7 +228,7 @@ SmallVector<LayoutProposal> proposeTma(Operation *raw,
       spaceOf(op.getTarget()) != MemorySpace::Shared)
     return {};
   BufferType t = typeOf(op.getTarget());
-  if (t.getShape() != typeOf(op.getSource()).getShape())
+  if (t.getRank() == 0 || t.getShape() != typeOf(op.getSource()).getShape())
     return {};
   unsigned bits = t.getElementType().getIntOrFloatBitWidth();
   Layout box = tmaBoxLayout(t.getShape(), bits);
