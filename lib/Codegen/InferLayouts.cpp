@@ -641,6 +641,13 @@ void KernelInference::addCopyPartner(Operation *op) {
     return;
   unsigned known = source.hasLayout() ? 0 : 1;
   BufferType from = known == 0 ? source : target;
+  BufferType to = known == 0 ? target : source;
+  // A global view's gaps (a tile of a larger matrix) would waste on-chip
+  // memory: only a dense partner layout is a candidate.
+  BufferType trial = to.cloneWith(to.getShape(), from.getLayoutAttr());
+  if (checkLayoutForMemorySpace(from.getLayout(), to.getMemorySpace()) ||
+      getFootprintBytes(trial, *ctx.target) > bufferBytes(to))
+    return;
   std::string origin = "the other side of " + describe(op);
   addCandidate(op, 1 - known, from.getLayoutAttr(), origin);
 }
@@ -849,6 +856,17 @@ std::pair<bool, bool> accessOf(Operation *op, unsigned index) {
   return {reads, writes};
 }
 
+/// Where what `op` wrote can be read: after the axe.wait on its token for
+/// an asynchronous operator, right after it otherwise.
+Operation *completionOf(Operation *op) {
+  for (Value result : op->getResults())
+    if (isa<TokenType>(result.getType()))
+      for (Operation *user : result.getUsers())
+        if (isa<WaitOp>(user) && user->getBlock() == op->getBlock())
+          return user;
+  return op;
+}
+
 void KernelInference::materialize(bool printOnly, int64_t &inferred,
                                   int64_t &conversions) {
   (void)apply(best);
@@ -896,7 +914,7 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
                        /*schedule=*/nullptr);
       }
       if (writes) {
-        builder.setInsertionPointAfter(op);
+        builder.setInsertionPointAfter(completionOf(op));
         CopyOp::create(builder, op->getLoc(), scratch, original, scope,
                        /*schedule=*/nullptr);
       }
