@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -150,6 +151,23 @@ double conversionFactor(const Layout &from, const Layout &to, int64_t size) {
   }
   return factor;
 }
+
+std::pair<bool, bool> accessOf(Operation *op, unsigned index);
+
+/// The op's own verifier's complaint about its operands' current types, if
+/// any, caught rather than reported.
+std::optional<std::string> verifyQuietly(Operation *op) {
+  std::optional<std::string> why;
+  ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &d) {
+    if (!why)
+      why = d.str();
+    return success();
+  });
+  if (succeeded(mlir::verify(op, /*verifyRecursively=*/false)))
+    return std::nullopt;
+  return why ? why : std::string("(no message)");
+}
+Operation *completionOf(Operation *op);
 
 class KernelInference {
 public:
@@ -431,6 +449,13 @@ OpCost KernelInference::evaluate(Operation *op) {
   if (!inserted)
     return it->second;
   OpCost result;
+  // Layouts the op itself rejects (a register buffer its scope cannot own)
+  // are out whatever a schedule says.
+  if (std::optional<std::string> why = verifyQuietly(op)) {
+    result.declined.push_back({nullptr, *why});
+    it->second = result;
+    return result;
+  }
   llvm::SmallVector<const Schedule *> schedules = registry.eligible(op, ctx);
   int top = schedules.empty() ? 0 : schedules.front()->priority;
   for (const Schedule *s : schedules) {
@@ -514,6 +539,35 @@ void KernelInference::evaluateConversions(Operation *op, OpCost &result) {
       op->setOperand(c.operand, alloc);
     }
     bool accepted = s->match(op, ctx).accepted();
+    // The copies into and out of the scratch buffers must run too (a
+    // backend may not reach a buffer carried through a region).
+    if (accepted) {
+      ScopeAttr scope = cast<OperatorOpInterface>(op).getScope();
+      llvm::SmallVector<Operation *, 2> copies;
+      for (auto [c, alloc] : llvm::zip(conversions, scratch)) {
+        Value original = originals[&c - conversions.data()].second;
+        auto [reads, writes] = accessOf(op, c.operand);
+        if (reads) {
+          builder.setInsertionPoint(op);
+          copies.push_back(CopyOp::create(builder, op->getLoc(), original,
+                                          alloc->getResult(0), scope,
+                                          /*schedule=*/nullptr));
+        }
+        if (writes) {
+          builder.setInsertionPointAfter(completionOf(op));
+          copies.push_back(CopyOp::create(builder, op->getLoc(),
+                                          alloc->getResult(0), original, scope,
+                                          /*schedule=*/nullptr));
+        }
+      }
+      for (Operation *copy : copies)
+        accepted &=
+            llvm::any_of(registry.eligible(copy, ctx), [&](const Schedule *cs) {
+              return cs->match(copy, ctx).accepted();
+            });
+      for (Operation *copy : copies)
+        copy->erase();
+    }
     for (auto [index, value] : originals)
       op->setOperand(index, value);
     for (Operation *alloc : scratch)
@@ -814,9 +868,13 @@ void KernelInference::explain(ArrayRef<int> assignment) {
                                 ? ""
                                 : " (conversions are off: "
                                   "allow-conversions=false)");
-    for (const auto &[s, why] : cost.declined)
-      diag.attachNote() << "schedule '" << s->name << "' declined: "
-                        << (why.empty() ? "(no reason given)" : why);
+    for (const auto &[s, why] : cost.declined) {
+      if (!s)
+        diag.attachNote() << "the op does not verify: " << why;
+      else
+        diag.attachNote() << "schedule '" << s->name << "' declined: "
+                          << (why.empty() ? "(no reason given)" : why);
+    }
     for (int v : opVariables[op]) {
       const Variable &var = variables[v];
       Diagnostic &note =
