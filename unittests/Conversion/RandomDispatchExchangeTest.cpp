@@ -449,5 +449,10 @@ TEST_P(RandomDispatchExchange, FillGemm) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchExchange,
                          ::testing::Range(1, 41));
+// exchangeLaunch: cta scope on even seeds.
+INSTANTIATE_TEST_SUITE_P(Inferred, RandomDispatchExchange,
+                         ::testing::ValuesIn(ctaSeeds(
+                             1, 41, [](int seed) { return seed % 2 == 0; })),
+                         seedName);
 
 } // namespace

@@ -48,6 +48,14 @@
 // with a host @main to run elsewhere, on a GPU (RandomKernelExport.cpp,
 // bench/gpu/README.md).
 //
+// The `?` mode (issue 27): every suite has a second instantiation, Inferred,
+// over its seeds whose operators run at cta scope. Inferred/S.T/i is the
+// kernel of Seeds/S.T/i with every shared and register layout written `?`
+// (global views keep theirs), so that axe-infer-layouts, the first pass of
+// axe-to-cpu and axe-to-nvvm, chooses them; it is checked against the same
+// reference. The warp-specialized kernels run at warp scope and have no
+// twin (their suite is RandomDispatchSpecialized).
+//
 //===----------------------------------------------------------------------===//
 
 #include "RandomKernel.h"
@@ -151,11 +159,24 @@ TEST_P(RandomDispatch, Elementwise) {
   });
 }
 
+/// Seeds whose launch is at cta scope (randomLaunch: seed % 4 == 0).
+bool ctaLaunch(int seed) { return seed % 4 == 0; }
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatch, ::testing::Range(1, 51));
+// The cta-scope kernels of Seeds with every shared and register layout `?`.
+INSTANTIATE_TEST_SUITE_P(Inferred, RandomDispatch,
+                         ::testing::ValuesIn(ctaSeeds(1, 51, ctaLaunch)),
+                         seedName);
+
+// Its own suite: a warp-specialized kernel runs its operators at warp
+// scope, so the `?` mode has no twin of it.
+class RandomDispatchSpecialized : public ::testing::TestWithParam<int> {};
+
 // Warp specialization: producer warps stage their tiles into their slices
 // of a shared buffer; after a CTA barrier the consumer warps copy theirs
 // into a buffer allocated inside their partition (per-warp registers or a
 // slice of shared memory) and store it, whole or by row blocks.
-TEST_P(RandomDispatch, WarpSpecialized) {
+TEST_P(RandomDispatchSpecialized, WarpSpecialized) {
   int seed = GetParam();
   std::mt19937_64 rng(60000 + seed);
   Launch launch;
@@ -211,6 +232,7 @@ TEST_P(RandomDispatch, WarpSpecialized) {
   checkOutputs(k, outs, value);
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatch, ::testing::Range(1, 51));
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchSpecialized,
+                         ::testing::Range(1, 51));
 
 } // namespace

@@ -120,7 +120,13 @@ TEST_P(RandomDispatchTypes, CastElementwise) {
   });
 }
 
+/// Seeds whose launch is at cta scope (randomLaunch: seed % 4 == 0).
+bool ctaLaunch(int seed) { return seed % 4 == 0; }
+
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchTypes, ::testing::Range(1, 25));
+INSTANTIATE_TEST_SUITE_P(Inferred, RandomDispatchTypes,
+                         ::testing::ValuesIn(ctaSeeds(1, 25, ctaLaunch)),
+                         seedName);
 
 //===----------------------------------------------------------------------===//
 // Larger gemms
@@ -149,6 +155,10 @@ TEST_P(RandomDispatchLarge, Gemm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchLarge, ::testing::Range(1, 9));
+INSTANTIATE_TEST_SUITE_P(
+    Inferred, RandomDispatchLarge,
+    ::testing::ValuesIn(ctaSeeds(1, 9, [](int seed) { return seed % 3 == 0; })),
+    seedName);
 
 //===----------------------------------------------------------------------===//
 // Wider inputs: every element type, rank-0 targets, wild memref strides,
@@ -285,5 +295,8 @@ TEST_P(RandomDispatchWide, GemmNarrowAccumulator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomDispatchWide, ::testing::Range(1, 37));
+INSTANTIATE_TEST_SUITE_P(Inferred, RandomDispatchWide,
+                         ::testing::ValuesIn(ctaSeeds(1, 37, ctaLaunch)),
+                         seedName);
 
 } // namespace

@@ -154,11 +154,35 @@ struct Buf {
 /// scope among them.
 Scope ownerOf(const std::set<std::string> &axes);
 
+//===----------------------------------------------------------------------===//
+// The `?` mode: on-chip layouts left to axe-infer-layouts
+//===----------------------------------------------------------------------===//
+
+/// Whether the running test belongs to an instantiation named `Inferred`
+/// (Inferred/RandomDispatch.Copy/3): the kernel of Seeds/RandomDispatch.
+/// Copy/3 with every shared and register layout written `?`, checked
+/// against the same reference.
+bool inferredMode();
+
+/// `text` with the layout of every buffer type in shared memory or
+/// registers written `?` (global views keep theirs).
+std::string withLayoutsToInfer(const std::string &text);
+
+/// The seeds in [first, last) whose kernels run at cta scope (`isCTA`):
+/// the values of a suite's Inferred instantiation.
+std::vector<int> ctaSeeds(int first, int last,
+                          const std::function<bool(int)> &isCTA);
+
+/// Names an instantiation's tests as Seeds names them (index = seed - 1),
+/// so that Inferred/S.T/3 is the `?` twin of Seeds/S.T/3 whatever seeds
+/// the Inferred list leaves out.
+std::string seedName(const ::testing::TestParamInfo<int> &info);
+
 /// The kernel being written: constants go before the kernel (uniform
 /// values), everything else inside it.
 class KernelText {
 public:
-  explicit KernelText(const Launch &launch) : launch(launch) {}
+  explicit KernelText(const Launch &launch);
 
   std::string index(int64_t v);
   std::string f32(float v);
@@ -271,6 +295,11 @@ public:
   std::vector<std::unique_ptr<GlobalArray>> globals;
   /// Globals made from now on get GlobalArray::make's wild strides.
   bool wildStrides = false;
+  /// The `?` mode at cta scope: module() writes every shared and register
+  /// layout `?`. The generator still draws layouts (and decides slices and
+  /// replica read-backs by them), so the kernel is the hand-written one's
+  /// text with its on-chip layouts replaced.
+  bool inferLayouts = false;
   /// Whether line() writes a barrier before each operator at a scope of
   /// several threads. Without, the kernel relies on axe-insert-barriers
   /// (part of axe-to-nvvm) to order operators that share memory.

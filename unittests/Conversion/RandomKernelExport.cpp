@@ -28,15 +28,19 @@ namespace axe::randomkernel {
 namespace {
 
 /// The running test as a file name: Seeds/RandomDispatch.Copy/7 is
-/// RandomDispatch.Copy.7.
+/// RandomDispatch.Copy.7, its `?` twin Inferred/RandomDispatch.Copy/7
+/// Inferred.RandomDispatch.Copy.7.
 std::string testName() {
   const ::testing::TestInfo *info =
       ::testing::UnitTest::GetInstance()->current_test_info();
   if (!info)
     return "kernel";
   std::string suite = info->test_suite_name();
+  // Seeds/S is S; Inferred/S (the `?` twins) is Inferred.S.
   if (size_t slash = suite.rfind('/'); slash != std::string::npos)
-    suite = suite.substr(slash + 1);
+    suite = suite.compare(0, slash, "Seeds") == 0
+                ? suite.substr(slash + 1)
+                : suite.substr(0, slash) + "." + suite.substr(slash + 1);
   std::string name = suite + "." + info->name();
   for (char &c : name)
     if (!isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_')

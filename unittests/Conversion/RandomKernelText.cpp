@@ -183,6 +183,88 @@ Scope ownerOf(const std::set<std::string> &axes) {
   return Scope::Thread;
 }
 
+//===----------------------------------------------------------------------===//
+// The `?` mode
+//===----------------------------------------------------------------------===//
+
+bool inferredMode() {
+  const ::testing::TestInfo *info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  return info &&
+         llvm::StringRef(info->test_suite_name()).starts_with("Inferred/");
+}
+
+/// The parts of `type`'s parameters (what lies between !axe.buffer< and its
+/// closing >) split at the commas outside brackets.
+static SmallVector<std::string> topLevelParts(llvm::StringRef params) {
+  SmallVector<std::string> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < params.size(); ++i) {
+    char c = params[i];
+    if (c == '<' || c == '[' || c == '(')
+      ++depth;
+    else if (c == '>' || c == ']' || c == ')')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      parts.push_back(params.slice(start, i).str());
+      start = i + 1;
+    }
+  }
+  parts.push_back(params.substr(start).str());
+  return parts;
+}
+
+std::string withLayoutsToInfer(const std::string &text) {
+  static const std::string head = "!axe.buffer<";
+  std::string out;
+  size_t at = 0;
+  for (size_t found; (found = text.find(head, at)) != std::string::npos;) {
+    size_t open = found + head.size();
+    // The > closing the type; "->" never occurs inside one.
+    size_t close = open;
+    for (int depth = 1; close < text.size(); ++close) {
+      if (text[close] == '<')
+        ++depth;
+      else if (text[close] == '>' && --depth == 0)
+        break;
+    }
+    out += text.substr(at, open - at);
+    SmallVector<std::string> parts =
+        topLevelParts(llvm::StringRef(text).slice(open, close));
+    llvm::StringRef space = llvm::StringRef(parts.back()).trim();
+    if (parts.size() == 3 && (space == "shared" || space == "reg"))
+      parts[1] = " ?";
+    for (size_t i = 0; i < parts.size(); ++i)
+      out += (i ? "," : "") + parts[i];
+    at = close;
+  }
+  return out + text.substr(at);
+}
+
+std::vector<int> ctaSeeds(int first, int last,
+                          const std::function<bool(int)> &isCTA) {
+  std::vector<int> seeds;
+  for (int s = first; s < last; ++s)
+    if (isCTA(s))
+      seeds.push_back(s);
+  return seeds;
+}
+
+std::string seedName(const ::testing::TestParamInfo<int> &info) {
+  return std::to_string(info.param - 1);
+}
+
+KernelText::KernelText(const Launch &launch) : launch(launch) {
+  if (!inferredMode())
+    return;
+  inferLayouts = launch.scope == Scope::CTA && !launch.specialized;
+  // The Inferred lists hold cta-scope seeds only: a kernel at another scope
+  // there would pass without testing inference.
+  EXPECT_TRUE(inferLayouts)
+      << "an Inferred test drew a kernel at " << launch.scopeName() << " scope";
+}
+
 std::string KernelText::index(int64_t v) {
   std::string name = "%c" + std::to_string(v);
   if (constants.insert(name).second)
@@ -598,7 +680,7 @@ std::string KernelText::module() const {
   }
   os << body.str();
   os << "    }\n    return\n  }\n}\n";
-  return os.str();
+  return inferLayouts ? withLayoutsToInfer(os.str()) : os.str();
 }
 
 } // namespace axe::randomkernel

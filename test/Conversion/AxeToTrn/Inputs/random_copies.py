@@ -14,12 +14,28 @@ SBUF layouts for A and B (K on the partitions, split when K > 128, the free
 iters in random orders) and C in PSUM (N over banks past 512 columns), the
 product checked by the simulator's --check-matmul.
 
+With --infer every SBUF and PSUM layout of the same kernels (the same
+seeds draw the same shapes and layouts) is written `?`, so that
+axe-infer-layouts (the first pass of axe-to-trn) chooses them; the output
+is checked the same way.
+
     random_copies.py --sim axe-trn-sim --count 20 [--seed 1] [--gemm]
+                     [--infer]
 """
 import argparse
 import random
+import re
 import subprocess
 import sys
+
+# An on-chip buffer type: its layout and its memory space.
+ON_CHIP = re.compile(r'(!axe\.buffer<[^,]+, )#axe\.layout<[^>]*>(, (?:sbuf|psum)>)')
+
+
+def to_infer(text):
+    """`text` with every SBUF and PSUM layout written `?` (HBM views keep
+    theirs)."""
+    return ON_CHIP.sub(r'\1?\2', text)
 
 
 def sbuf_layout(rng, shape, part_dim, split_outer):
@@ -133,11 +149,18 @@ def main():
     ap.add_argument('--count', type=int, default=20)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--gemm', action='store_true')
+    ap.add_argument('--infer', action='store_true',
+                    help='write every SBUF/PSUM layout ?')
     a = ap.parse_args()
     rng = random.Random(a.seed)
     bad = 0
     for n in range(a.count):
         text, layouts = gemm_kernel(rng) if a.gemm else kernel(rng)
+        if a.infer:
+            text = to_infer(text)
+            on_chip = text.count(', sbuf>') + text.count(', psum>')
+            assert on_chip == text.count(', ?, sbuf>') + text.count(
+                ', ?, psum>'), 'an on-chip layout left written:\n' + text
         flags = (['--check-matmul'] if a.gemm
                  else ['--print-arg=0', '--print-arg=1'])
         run = subprocess.run([a.sim, '-'] + flags, input=text,
@@ -158,8 +181,9 @@ def main():
             print('kernel %d (%s, %s): output differs from input'
                   % (n, layouts[0], layouts[1]))
             bad += 1
-    print('random %s: %d of %d wrong'
-          % ('gemms' if a.gemm else 'copies', bad, a.count))
+    print('random %s%s: %d of %d wrong'
+          % ('gemms' if a.gemm else 'copies',
+             ', layouts inferred' if a.infer else '', bad, a.count))
     return 1 if bad else 0
 
 
