@@ -601,3 +601,36 @@ Result<TileLayout> axe::psumTileLayout(int64_t rows, int64_t cols,
     return flat;
   return psumBankView(*flat, elementBytes, config);
 }
+
+Result<TileLayout> axe::partitionTiledLayout(llvm::ArrayRef<int64_t> shape,
+                                             unsigned partitionDim,
+                                             unsigned elementBytes,
+                                             const AcceleratorConfig &config) {
+  // The checks (dim, divisibility, capacity) and the bytes are the same.
+  Result<TileLayout> plain =
+      partitionedLayout(shape, partitionDim, elementBytes, config);
+  if (!plain || shape[partitionDim] <= config.partitions)
+    return plain;
+  int64_t p = config.partitions;
+  IterList iters;
+  size_t tile = 0;
+  for (auto [i, e] : llvm::enumerate(shape)) {
+    if (i != partitionDim) {
+      iters.push_back(iter(e, 0, "F"));
+      continue;
+    }
+    tile = iters.size();
+    iters.push_back(iter(e / p, 0, "F"));
+    iters.push_back(iter(p, 1, "P"));
+  }
+  // The other F digits row-major, the tile digit above them all.
+  int64_t free = 1;
+  for (size_t i = iters.size(); i-- > 0;) {
+    if (iters[i].axis != "F" || i == tile)
+      continue;
+    iters[i].stride = free;
+    free *= iters[i].extent;
+  }
+  iters[tile].stride = free;
+  return build(iters);
+}

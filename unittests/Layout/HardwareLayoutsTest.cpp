@@ -520,6 +520,42 @@ TEST(Accelerator, PartitionDimSplits) {
   EXPECT_EQ(few->span("P"), 40);
 }
 
+TEST(Accelerator, PartitionTiles) {
+  // (2, 384, 3) with dim 1 on the partitions, its three 128-row tiles
+  // outermost on F: row i -> P = i % 128, F = (i / 128) * 6 + (a * 3 + c).
+  Result<TileLayout> l = partitionTiledLayout({2, 384, 3}, 1, 4);
+  ASSERT_TRUE(bool(l)) << l.message();
+  DefinitionCheck check(*l, {2, 384, 3});
+  for (int64_t a = 0; a < 2; ++a)
+    for (int64_t i = 0; i < 384; ++i)
+      for (int64_t c = 0; c < 3; ++c)
+        check.expect({a, i, c},
+                     point({{"P", i % 128}, {"F", (i / 128) * 6 + a * 3 + c}}));
+  check.expectComplete();
+  // A matmul operand A[M, K] with K = 512 on the partitions: K tile t is
+  // F in [128 t, 128 t + 128).
+  Result<TileLayout> a = partitionTiledLayout({128, 512}, 1, 2);
+  ASSERT_TRUE(bool(a)) << a.message();
+  DefinitionCheck checkA(*a, {128, 512});
+  for (int64_t m = 0; m < 128; ++m)
+    for (int64_t k = 0; k < 512; ++k)
+      checkA.expect({m, k},
+                    point({{"P", k % 128}, {"F", (k / 128) * 128 + m}}));
+  checkA.expectComplete();
+  // Where the dim fits the partitions, or is dim 0, it is partitionedLayout.
+  for (auto [shape, dim] :
+       {std::pair<Shape, unsigned>{{6, 40}, 1}, {{256, 3, 2}, 0}}) {
+    Result<TileLayout> tiled = partitionTiledLayout(shape, dim, 4);
+    Result<TileLayout> plain = partitionedLayout(shape, dim, 4);
+    ASSERT_TRUE(tiled && plain);
+    EXPECT_EQ(*tiled, *plain) << tiled->str() << " vs " << plain->str();
+  }
+  // The same refusals.
+  EXPECT_FALSE(bool(partitionTiledLayout({4, 200}, 1, 4)));
+  EXPECT_FALSE(bool(partitionTiledLayout({4, 128}, 2, 4)));
+  EXPECT_FALSE(bool(partitionTiledLayout({49153, 256}, 1, 4)));
+}
+
 TEST(Accelerator, PartitionRejects) {
   EXPECT_FALSE(bool(partitionedLayout({200, 4}, 0, 4)));
   EXPECT_FALSE(bool(partitionedLayout({128, 4}, 2, 4)));

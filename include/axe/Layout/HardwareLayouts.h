@@ -189,6 +189,18 @@ Result<TileLayout> psumTileLayout(int64_t rows, int64_t cols,
                                   unsigned elementBytes,
                                   const AcceleratorConfig &config = {});
 
+/// partitionedLayout with the tiles of the partition dim outermost on F:
+/// when that dim is longer than the partitions, index i goes to
+/// P = i mod partitions and F = (i / partitions) * R + r, where r (< R)
+/// enumerates the other dims row-major. Each tile of `partitions` rows (a
+/// matmul's K tile) is then one contiguous run of every partition, as
+/// TensorE reads it; partitionedLayout keeps the logical order instead
+/// (the same layout when the dim fits the partitions or is dim 0).
+Result<TileLayout> partitionTiledLayout(llvm::ArrayRef<int64_t> shape,
+                                        unsigned partitionDim,
+                                        unsigned elementBytes,
+                                        const AcceleratorConfig &config = {});
+
 } // namespace axe
 
 #endif // AXE_LAYOUT_HARDWARELAYOUTS_H

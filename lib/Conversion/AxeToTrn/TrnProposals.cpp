@@ -14,7 +14,7 @@
 //   vector-reduce      its partition dim;
 //   tensore-transpose  the known side's partition and free dims swapped.
 //
-// The layouts come from lib/Layout (partitionedLayout, psumTileLayout,
+// The layouts come from lib/Layout (partitionTiledLayout, psumTileLayout,
 // psumBankView, psumFlatView); inference keeps a proposal only when the
 // schedule's match accepts it.
 //
@@ -77,22 +77,23 @@ unsigned bytesOf(BufferType type) {
 }
 
 /// The layout of a fresh buffer of `type` whose logical dim `pd` runs on the
-/// partitions: partitionedLayout in SBUF; in PSUM, a matrix with its rows on
-/// the partitions fills banks in order (psumTileLayout), other shapes are
-/// the SBUF layout seen by banks.
+/// partitions: in SBUF partitionTiledLayout (that dim's tiles of 128 rows
+/// outermost on F, each a contiguous block: what TensorE's operands and
+/// transposes take); in PSUM, a matrix with its rows on the partitions
+/// fills banks in order (psumTileLayout), other shapes are the SBUF layout
+/// seen by banks.
 Result<TileLayout> partitionedOn(BufferType type, unsigned pd,
                                  const AcceleratorConfig &config) {
   ArrayRef<int64_t> shape = type.getShape();
   unsigned bytes = bytesOf(type);
-  if (type.getMemorySpace() == MemorySpace::PSum) {
-    if (shape.size() == 2 && pd == 0 && shape[0] <= config.partitions)
-      return psumTileLayout(shape[0], shape[1], bytes, config);
-    Result<TileLayout> flat = partitionedLayout(shape, pd, bytes, config);
-    if (!flat)
-      return flat;
-    return psumBankView(*flat, bytes, config);
-  }
-  return partitionedLayout(shape, pd, bytes, config);
+  Result<TileLayout> flat = partitionTiledLayout(shape, pd, bytes, config);
+  if (type.getMemorySpace() != MemorySpace::PSum)
+    return flat;
+  if (shape.size() == 2 && pd == 0 && shape[0] <= config.partitions)
+    return psumTileLayout(shape[0], shape[1], bytes, config);
+  if (!flat)
+    return flat;
+  return psumBankView(*flat, bytes, config);
 }
 
 /// Whether every iter of `layout` enumerates its axis without holes.
@@ -252,9 +253,9 @@ std::optional<SmallVector<int64_t, 4>> hbmStrides(Value v) {
 }
 
 /// DMA descriptors (contiguous HBM runs) to move a buffer of `shape` whose
-/// HBM strides are `strides` into partitionedLayout(shape, pd): every
-/// partition takes its free elements in logical order, the part of `pd`
-/// beyond the partitions outermost within its dim.
+/// HBM strides are `strides` into partitionedOn(shape, pd): every
+/// partition takes the tiles of `pd` one after the other, the other dims
+/// row-major inside each.
 int64_t dmaRuns(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, unsigned pd,
                 int64_t partitions) {
   // The free iters, outermost first: (extent, HBM stride).
@@ -264,9 +265,10 @@ int64_t dmaRuns(ArrayRef<int64_t> shape, ArrayRef<int64_t> strides, unsigned pd,
     total *= e;
     if (d != pd)
       free.push_back({e, strides[d]});
-    else if (e > partitions)
-      free.push_back({e / partitions, strides[d] * partitions});
   }
+  if (shape[pd] > partitions)
+    free.insert(free.begin(),
+                {shape[pd] / partitions, strides[pd] * partitions});
   int64_t run = 1;
   for (auto [extent, stride] : llvm::reverse(free)) {
     if (extent == 1)
@@ -460,9 +462,10 @@ SmallVector<LayoutProposal> proposeMatmul(Operation *op,
     return {};
   AcceleratorConfig config = configOf(ctx);
   // A is [M, K] ([K, M] transposed), B [K, N] ([N, K]): K on the
-  // partitions of both (partitionedLayout takes K beyond 128 as K tiles on
-  // the free dim, which the schedule loops over); C's rows (M) on its
-  // partitions, its columns (N) filling PSUM banks in order.
+  // partitions of both, K beyond 128 as tiles outermost on the free dim
+  // (the schedule loops over them, each matmul reading one contiguous
+  // tile); C's rows (M) on its partitions, its columns (N) filling PSUM
+  // banks in order.
   unsigned kA = gemm.getTransposeA() ? 0 : 1;
   unsigned kB = gemm.getTransposeB() ? 1 : 0;
   ProposalBuilder p(op->getContext(),

@@ -12,10 +12,11 @@
 // (lib/Conversion/AxeToTrn/TrnProposals.cpp), one small kernel each.
 
 // K = 256: K on the partitions of A ([M, K]) and B ([K, N]), its second
-// 128 on the free dim (a K loop of two matmuls); C's rows on the PSUM
-// partitions. A is loaded transposed by DMA, as gemm_trn1.mlir does.
+// 128 a contiguous block of the free dim (a K loop of two matmuls, each
+// reading one); C's rows on the PSUM partitions. A is loaded transposed
+// by DMA, as gemm_trn1.mlir does.
 // CHECK-LABEL: func.func @gemm_k256
-// CHECK: %[[A:.*]] = axe.alloc : !axe.buffer<128x256xf16, #axe.layout<S[(256, 128) : (1@F, 1@P)]>, sbuf>
+// CHECK: %[[A:.*]] = axe.alloc : !axe.buffer<128x256xf16, #axe.layout<S[(128, 2, 128) : (1@F, 128@F, 1@P)]>, sbuf>
 // CHECK: %[[B:.*]] = axe.alloc : !axe.buffer<256x512xf16, #axe.layout<S[(2, 128, 512) : (512@F, 1@P, 1@F)]>, sbuf>
 // CHECK: %[[C:.*]] = axe.alloc : !axe.buffer<128x512xf32, #axe.layout<S[(128, 512) : (1@P, 1@F)]>, psum>
 // CHECK: axe.copy {{.*}} to %[[A]] at cta {schedule = {trn1 = "dma"}}
