@@ -230,6 +230,8 @@ private:
   /// Cost of an operator by the types of its operands.
   std::map<std::pair<Operation *, std::vector<const void *>>, OpCost> memo;
   Assignment best;
+  /// The assignment the values' types show now (-1: `?`).
+  Assignment applied;
   /// Bytes of each memory space the kernel's concrete allocs take.
   std::map<std::string, int64_t> fixedBytes;
 };
@@ -385,6 +387,7 @@ LogicalResult KernelInference::buildNodes() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelInference::apply(ArrayRef<int> assignment) {
+  applied.assign(assignment.begin(), assignment.end());
   for (int n : order) {
     Node &node = nodes[n];
     BufferType type = node.pending;
@@ -416,6 +419,7 @@ LogicalResult KernelInference::apply(ArrayRef<int> assignment) {
 }
 
 void KernelInference::restore() {
+  applied.assign(variables.size(), -1);
   for (Node &node : nodes)
     for (Value v : node.values)
       v.setType(node.pending);
@@ -478,25 +482,19 @@ OpCost KernelInference::evaluate(Operation *op) {
 void KernelInference::evaluateConversions(Operation *op, OpCost &result) {
   llvm::SmallVector<const Schedule *> schedules = registry.eligible(op, ctx);
   int top = schedules.empty() ? 0 : schedules.front()->priority;
-  // What each schedule would want with the inferred operands unknown.
-  llvm::SmallVector<std::pair<Value, Type>, 4> saved;
-  for (Value operand : op->getOperands())
-    if (int n = nodeOf(operand); n >= 0) {
-      saved.push_back({operand, operand.getType()});
-      operand.setType(nodes[n].pending);
-    }
-  // In reverse: a value that is two operands was saved twice, the second
-  // time already `?`.
-  auto putBack = [&] {
-    for (auto [v, t] : llvm::reverse(saved))
-      v.setType(t);
-  };
+  // What each schedule would want with this op's variables unknown (all of
+  // their values at once, so that a slice and its buffer agree).
+  Assignment current = applied;
+  Assignment open = current;
+  for (int v : opVariables[op])
+    open[v] = -1;
   std::vector<std::pair<const Schedule *, LayoutProposal>> proposals;
-  for (const Schedule *s : schedules)
-    if (s->propose)
-      for (LayoutProposal &p : s->propose(op, ctx))
-        proposals.push_back({s, std::move(p)});
-  putBack();
+  if (succeeded(apply(open)))
+    for (const Schedule *s : schedules)
+      if (s->propose)
+        for (LayoutProposal &p : s->propose(op, ctx))
+          proposals.push_back({s, std::move(p)});
+  (void)apply(current);
 
   for (auto &[s, proposal] : proposals) {
     llvm::SmallVector<Conversion, 2> conversions;
