@@ -998,6 +998,11 @@ struct AxeInferLayoutsPass
                       BackendSet backends)
       : AxeInferLayoutsBase(options), backends(std::move(backends)) {}
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // Proposals and match steps may build the backends' types (trn tiles).
+    backends.addDependentDialects(registry);
+  }
+
   LogicalResult initialize(MLIRContext *) override {
     schedules = backends.schedules();
     return success();
