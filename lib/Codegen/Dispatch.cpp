@@ -190,6 +190,15 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     if (failed(dispatch(fill, ctx, outliner, rewriter)))
       return failure();
     ++numDispatched;
+    // axe-insert-barriers ran before the fill existed: the threads that
+    // fill a shared or global C are not those that read it in the gemm.
+    auto c = cast<BufferType>(gemm.getC().getType());
+    if (c.getMemorySpace() != MemorySpace::Reg &&
+        c.getMemorySpace() != MemorySpace::TMem &&
+        gemm.getScope().getKind() != ScopeKind::Thread) {
+      rewriter.setInsertionPoint(gemm);
+      BarrierOp::create(rewriter, gemm.getLoc(), gemm.getScopeAttr());
+    }
     return success();
   }
 

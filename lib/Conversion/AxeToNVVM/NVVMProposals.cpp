@@ -77,7 +77,7 @@ std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
                                          ScopeKind scope, int64_t threadsPerCTA,
                                          ArrayRef<int64_t> shape,
                                          unsigned elementBits) {
-  if (shape.empty() || elementBits == 0 || elementBits > 128)
+  if (elementBits == 0 || elementBits > 128)
     return std::nullopt;
   auto unit = ExecutionScope(static_cast<int>(scope));
   int64_t threads = target.threadsPerInstance(unit, threadsPerCTA);
@@ -86,41 +86,67 @@ std::optional<Layout> vectorRegisterTile(const TargetDescription &target,
     elements *= e;
   if (threads < 1 || elements == 0)
     return std::nullopt;
+  const TargetAxis *threadAxis =
+      target.axisNumbering(ExecutionScope::Thread, unit, /*dim=*/0);
+  // One element: every thread of the scope holds it (an operator at a wider
+  // scope cannot own a buffer of one thread).
+  if (elements == 1) {
+    if (threads == 1)
+      return Layout(*TileLayout::create({Iter{1, 0}}));
+    if (!threadAxis)
+      return std::nullopt;
+    auto tile = TileLayout::create({Iter{1, 0}},
+                                   {Iter{threads, 1, threadAxis->name.str()}});
+    if (!tile)
+      return std::nullopt;
+    return Layout(*tile);
+  }
   // Runs of up to 16 bytes that divide the rows, each dealt to a thread:
   // the split that keeps the most elements in flight per round (the most
-  // threads among which the runs divide evenly, times the run), the longer
-  // run on a tie. A tile of fewer runs than threads leaves some without
-  // elements.
+  // threads among which the runs divide evenly, times the run), the more
+  // threads on a tie, so a small tile still spreads over the scope. A tile
+  // of fewer runs than threads leaves some without elements.
+  // The layout of `r`-element runs dealt round robin to `t` threads, when
+  // its iters split along the tile's dims (a buffer's layout must group by
+  // its shape).
+  auto deal = [&](int64_t r, int64_t t) -> std::optional<TileLayout> {
+    IterList iters;
+    if (int64_t rounds = elements / (t * r); rounds > 1)
+      iters.push_back(Iter{rounds, r});
+    if (t > 1) {
+      if (!threadAxis)
+        return std::nullopt;
+      iters.push_back(Iter{t, 1, threadAxis->name.str()});
+    }
+    iters.push_back(Iter{r, 1});
+    auto tile = TileLayout::create(iters);
+    if (!tile || !group(*tile, shape))
+      return std::nullopt;
+    return *tile;
+  };
+  std::optional<TileLayout> best;
   int64_t run = 1, used = 1;
   // Elements narrower than a byte move one at a time.
   int64_t longest = elementBits % 8 == 0 ? 128 / elementBits : 1;
   for (int64_t r = longest; r >= 1; r /= 2) {
     if (shape.back() % r != 0)
       continue;
-    int64_t t = std::min(threads, elements / r);
-    while ((elements / r) % t != 0)
-      --t;
-    if (t * r > used * run) {
-      run = r;
-      used = t;
+    for (int64_t t = std::min(threads, elements / r); t >= 1; --t) {
+      if ((elements / r) % t != 0)
+        continue;
+      if (!(t * r > used * run || (t * r == used * run && t > used)) && best)
+        break;
+      if (std::optional<TileLayout> tile = deal(r, t)) {
+        best = tile;
+        run = r;
+        used = t;
+        break;
+      }
     }
   }
-  threads = used;
-  IterList iters;
-  if (int64_t rounds = elements / (threads * run); rounds > 1)
-    iters.push_back(Iter{rounds, run});
-  if (threads > 1) {
-    const TargetAxis *axis =
-        target.axisNumbering(ExecutionScope::Thread, unit, /*dim=*/0);
-    if (!axis)
-      return std::nullopt;
-    iters.push_back(Iter{threads, 1, axis->name.str()});
-  }
-  iters.push_back(Iter{run, 1});
-  auto tile = TileLayout::create(iters);
-  if (!tile)
+  if (!best)
     return std::nullopt;
-  return Layout(*tile);
+  return Layout(*best);
 }
 
 namespace {
