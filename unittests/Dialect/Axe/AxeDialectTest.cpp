@@ -193,9 +193,17 @@ TEST_F(AxeDialectTest, CheckedConstructionFromCpp) {
                          [&] {
                            EXPECT_FALSE(BufferType::getChecked(
                                emit, &context, llvm::ArrayRef<int64_t>{8},
-                               f32(), LayoutAttrInterface(), MemorySpace::Reg));
+                               f32(), LayoutAttrInterface(),
+                               MemorySpace::Global));
                          }),
-            "buffer needs a layout");
+            "global buffers are views of memrefs, whose layout their strides "
+            "give; '?' is for on-chip buffers");
+  // A null layout on an on-chip buffer is `?`: a layout still to infer.
+  BufferType pending =
+      BufferType::getChecked(emit, &context, llvm::ArrayRef<int64_t>{8}, f32(),
+                             LayoutAttrInterface(), MemorySpace::Reg);
+  ASSERT_TRUE(pending);
+  EXPECT_FALSE(pending.hasLayout());
 }
 
 } // namespace
