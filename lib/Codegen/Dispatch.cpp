@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <map>
 
 namespace axe {
@@ -71,6 +73,22 @@ buildScheduleContext(Operation *op, StringRef targetOption, int64_t vectorBits,
 }
 
 namespace {
+
+/// The operators a schedule's rewrite creates: a schedule may expand its op
+/// into smaller operators (a mesh gemm into a local gemm and a collective),
+/// which dispatch then takes like the ones the user wrote.
+struct CreatedOperators : public RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    // A moved op (previous is set) existed before the rewrite.
+    if (!previous.isSet())
+      op->walk([&](OperatorOpInterface inner) { ops.insert(inner); });
+  }
+  void notifyOperationErased(Operation *op) override {
+    op->walk([&](Operation *inner) { ops.remove(inner); });
+  }
+  llvm::SetVector<Operation *> ops;
+};
 
 struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
   using AxeDispatchBase::AxeDispatchBase;
@@ -152,14 +170,32 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     scf::ExecuteRegionOp region;
     if (outline && ctx.codegen && ctx.codegen->canOutlineOperators())
       region = outliner.wrap(op, rewriter);
-    if (failed(ScheduleRegistry::apply(op, ctx, *schedule, match, rewriter))) {
+    CreatedOperators created;
+    rewriter.setListener(&created);
+    LogicalResult applied =
+        ScheduleRegistry::apply(op, ctx, *schedule, match, rewriter);
+    rewriter.setListener(nullptr);
+    if (failed(applied)) {
       if (region)
         OperatorOutliner::unwrap(region, rewriter);
       return failure();
     }
-    if (!region)
-      return success();
-    switch (outliner.finish(region, schedule->name, rewriter)) {
+    // A region that still holds operators is inlined, not outlined, so the
+    // created ones stay where dispatch finds them.
+    if (region)
+      countOutlining(outliner.finish(region, schedule->name, rewriter));
+    bool ok = true;
+    for (Operation *inner : created.ops) {
+      if (failed(dispatch(inner, ctx, outliner, rewriter)))
+        ok = false;
+      else
+        ++numDispatched;
+    }
+    return success(ok);
+  }
+
+  void countOutlining(OperatorOutliner::Outcome outcome) {
+    switch (outcome) {
     case OperatorOutliner::Outcome::Outlined:
       ++numOutlined;
       break;
@@ -172,7 +208,6 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
     case OperatorOutliner::Outcome::Empty:
       break;
     }
-    return success();
   }
 
   /// A zero_init gemm whose schedule reads C: C is filled with zeros first

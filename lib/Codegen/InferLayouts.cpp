@@ -206,6 +206,9 @@ private:
   void addDefaults();
   std::optional<Layout> lift(const Layout &sliceLayout, const Node &node);
   void explain(ArrayRef<int> assignment);
+  /// `assignment` with every variable that has the layout variable `from`
+  /// takes there set to it.
+  Assignment spread(const Assignment &assignment, unsigned from) const;
   int nodeOf(Value v) const {
     auto it = nodeIndex.find(v);
     return it == nodeIndex.end() ? -1 : it->second;
@@ -823,18 +826,27 @@ LogicalResult KernelInference::choose() {
       }
     }
   } else {
+    // One variable at a time, and every variable that has a candidate at
+    // once: a layout that only pays off when the buffers between two
+    // operators all take it (a fragment carried through an epilogue) is
+    // never reached one step at a time.
     for (int sweep = 0; sweep < 10; ++sweep) {
       bool improved = false;
+      auto tryAssignment = [&](const Assignment &trial) {
+        double cost = totalCost(trial);
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = trial;
+          improved = true;
+        }
+      };
       for (unsigned v = 0; v < variables.size(); ++v)
         for (int c = 0, e = variables[v].candidates.size(); c < e; ++c) {
           Assignment trial = best;
           trial[v] = c;
-          double cost = totalCost(trial);
-          if (cost < bestCost) {
-            bestCost = cost;
-            best = trial;
-            improved = true;
-          }
+          tryAssignment(trial);
+          if (Assignment group = spread(trial, v); group != trial)
+            tryAssignment(group);
         }
       if (!improved)
         break;
@@ -844,6 +856,19 @@ LogicalResult KernelInference::choose() {
     return success();
   explain(best);
   return failure();
+}
+
+KernelInference::Assignment
+KernelInference::spread(const Assignment &assignment, unsigned from) const {
+  Assignment group = assignment;
+  Attribute layout = variables[from].candidates[assignment[from]].layout;
+  for (unsigned w = 0; w < variables.size(); ++w)
+    for (auto [i, c] : llvm::enumerate(variables[w].candidates))
+      if (Attribute(c.layout) == layout) {
+        group[w] = i;
+        break;
+      }
+  return group;
 }
 
 void KernelInference::explain(ArrayRef<int> assignment) {
@@ -941,6 +966,7 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
           remark.attachNote()
               << "also " << other.layout.str() << " from " << other.origin;
     }
+    size_t pendingConversions = 0;
     for (auto &[op, cost] : costs) {
       InFlightDiagnostic remark = op->emitRemark()
                                   << "schedule '" << cost.schedule->name
@@ -948,7 +974,13 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
       for (const Conversion &c : cost.conversions)
         remark << "; operand #" << c.operand << " through a scratch buffer "
                << c.layout.str();
+      pendingConversions += cost.conversions.size();
     }
+    // The pass statistics in summary: Debian's LLVM is built without
+    // statistics, so -mlir-pass-statistics cannot show them.
+    kernel.emitRemark() << "axe-infer-layouts would infer " << variables.size()
+                        << " layout(s) and insert " << pendingConversions
+                        << " conversion(s)";
     restore();
     return;
   }

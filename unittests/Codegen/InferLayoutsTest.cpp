@@ -116,7 +116,7 @@ protected:
   /// Parses `body` into a cpu kernel, runs the pass; null on failure, with
   /// the diagnostics in `diagnostics`.
   OwningOpRef<ModuleOp> run(llvm::StringRef body, bool allowConversions = true,
-                            int times = 1) {
+                            int times = 1, bool printAnalysisOnly = false) {
     std::string text =
         "module attributes {axe.target = #axe.target<\"cpu\">} {\n"
         "func.func @k(%A: memref<32x32xf32>, %C: memref<32x32xf32>) {\n"
@@ -139,6 +139,7 @@ protected:
       AxeInferLayoutsOptions options;
       options.target = "cpu";
       options.allowConversions = allowConversions;
+      options.printAnalysisOnly = printAnalysisOnly;
       pm.addPass(createAxeInferLayouts(options, BackendSet{toyBackend()}));
       if (failed(pm.run(*module)))
         return nullptr;
@@ -164,6 +165,14 @@ constexpr llvm::StringLiteral kC =
     "%c = axe.alloc : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, "
     "1)]>, shared>\n";
 
+/// %a is A of one gemm and B of another: row-major for the first,
+/// column-major for the second.
+constexpr llvm::StringLiteral kOneBufferTwoRoles = R"(
+    %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
+    axe.copy %gA to %a at cta : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, global> to !axe.buffer<32x32xf32, ?, shared>
+    axe.gemm %a, %a into %c at cta : !axe.buffer<32x32xf32, ?, shared>, !axe.buffer<32x32xf32, ?, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
+  )";
+
 TEST_F(InferLayoutsTest, AnchorsComeFromProposalsAndScheduleIsPinned) {
   auto module = run(kGlobalA.str() + kC.str() + R"(
     %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
@@ -188,11 +197,7 @@ TEST_F(InferLayoutsTest, AnchorsComeFromProposalsAndScheduleIsPinned) {
 }
 
 TEST_F(InferLayoutsTest, RunningTwiceChangesNothing) {
-  std::string body = kGlobalA.str() + kC.str() + R"(
-    %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
-    axe.copy %gA to %a at cta : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, global> to !axe.buffer<32x32xf32, ?, shared>
-    axe.gemm %a, %a into %c at cta : !axe.buffer<32x32xf32, ?, shared>, !axe.buffer<32x32xf32, ?, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
-  )";
+  std::string body = kGlobalA.str() + kC.str() + kOneBufferTwoRoles.str();
   auto once = run(body, true, 1);
   auto twice = run(body, true, 2);
   ASSERT_TRUE(once && twice) << diagnostics;
@@ -220,11 +225,7 @@ TEST_F(InferLayoutsTest, OneBufferTwoRolesTakesOneConversion) {
   // %a is A of one gemm and B of another: row-major for the first,
   // column-major for the second. One layout serves one of them; the other
   // reads a scratch copy.
-  auto module = run(kGlobalA.str() + kC.str() + R"(
-    %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
-    axe.copy %gA to %a at cta : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, global> to !axe.buffer<32x32xf32, ?, shared>
-    axe.gemm %a, %a into %c at cta : !axe.buffer<32x32xf32, ?, shared>, !axe.buffer<32x32xf32, ?, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
-  )");
+  auto module = run(kGlobalA.str() + kC.str() + kOneBufferTwoRoles.str());
   ASSERT_TRUE(module) << diagnostics;
   int copies = 0, allocs = 0;
   module->walk([&](CopyOp) { ++copies; });
@@ -238,12 +239,23 @@ TEST_F(InferLayoutsTest, OneBufferTwoRolesTakesOneConversion) {
   });
 }
 
+TEST_F(InferLayoutsTest, AnalysisOnlyCountsWhatItWouldDo) {
+  auto module = run(kGlobalA.str() + kC.str() + kOneBufferTwoRoles.str(),
+                    /*allowConversions=*/true, /*times=*/1,
+                    /*printAnalysisOnly=*/true);
+  ASSERT_TRUE(module) << diagnostics;
+  EXPECT_NE(diagnostics.find("axe-infer-layouts would infer 1 layout(s) and "
+                             "insert 1 conversion(s)"),
+            std::string::npos)
+      << diagnostics;
+  int copies = 0;
+  module->walk([&](CopyOp) { ++copies; });
+  EXPECT_EQ(copies, 1) << print(*module);
+  EXPECT_NE(print(*module).find(", ?,"), std::string::npos);
+}
+
 TEST_F(InferLayoutsTest, WithoutConversionsItFailsWithTheReasons) {
-  auto module = run(kGlobalA.str() + kC.str() + R"(
-    %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
-    axe.copy %gA to %a at cta : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, global> to !axe.buffer<32x32xf32, ?, shared>
-    axe.gemm %a, %a into %c at cta : !axe.buffer<32x32xf32, ?, shared>, !axe.buffer<32x32xf32, ?, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
-  )",
+  auto module = run(kGlobalA.str() + kC.str() + kOneBufferTwoRoles.str(),
                     /*allowConversions=*/false);
   EXPECT_FALSE(module);
   EXPECT_NE(diagnostics.find("no layouts found for which a schedule of target "

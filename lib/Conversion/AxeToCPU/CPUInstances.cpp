@@ -181,7 +181,8 @@ Result<InstanceLoopPlan> planInstanceLoop(Operation *op) {
   ScopeAttr scopeAttr = iface.getScope();
   if (scopeAttr.isMesh())
     return fail("an operator at mesh scope is a collective between "
-                "processes: only cpu.mesh (axe.copy, axe.reduce) runs it");
+                "processes: only cpu.mesh (axe.copy, axe.reduce) and "
+                "cpu.mesh.gemm run it");
   InstanceLoopPlan plan;
   plan.scope = scopeAttr.getKind();
   auto kernel = op->getParentOfType<KernelOp>();

@@ -12,6 +12,9 @@
 // layout's memory iters must say; anything else is declined with the iter
 // that differs.
 //
+// An axe.gemm at mesh scope is a local gemm per process followed by such a
+// plan, from the local products (addends on the axes that split K) to C.
+//
 //===----------------------------------------------------------------------===//
 
 #include "axe/Codegen/BufferRef.h"
@@ -22,6 +25,7 @@
 #include "axe/Layout/Axis.h"
 #include "axe/Layout/Collective.h"
 #include "axe/Layout/MeshStorage.h"
+#include "axe/Layout/Strided.h"
 #include "axe/Support/MPIStepABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -465,18 +469,10 @@ void lowerMeshToken(ReduceAsyncOp op, RewriterBase &rw) {
   replaceTokenWithPlaceholder(op.getToken(), rw);
 }
 
-LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,
-                            RewriterBase &rw) {
+/// The plan's steps, one runtime call each, at the insertion point.
+void emitMeshSteps(Operation *op, const MeshPlan &mp, bool start,
+                   RewriterBase &rw) {
   Location loc = op->getLoc();
-  auto async = dyn_cast<ReduceAsyncOp>(op);
-  if (async)
-    lowerMeshToken(async, rw);
-  OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(op);
-  guardFirstCTA(rw, op);
-  // One step may stay in flight; the steps of a longer plan depend on each
-  // other through scratch shards, so they run one after another.
-  bool start = async && mp.descriptors.size() == 1;
   func::FuncOp step =
       runtimeFunction(op, start ? kStartFunction : kStepFunction, 3);
   Value first = addressOf(rw, loc, mp.source, mp.elementType);
@@ -499,6 +495,238 @@ LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,
   }
   for (Value buf : scratch)
     memref::DeallocOp::create(rw, loc, buf);
+}
+
+LogicalResult rewriteMeshOp(Operation *op, const MeshPlan &mp,
+                            RewriterBase &rw) {
+  auto async = dyn_cast<ReduceAsyncOp>(op);
+  if (async)
+    lowerMeshToken(async, rw);
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  guardFirstCTA(rw, op);
+  // One step may stay in flight; the steps of a longer plan depend on each
+  // other through scratch shards, so they run one after another.
+  emitMeshSteps(op, mp, async && mp.descriptors.size() == 1, rw);
+  rw.eraseOp(op);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// gemm at mesh scope
+//===----------------------------------------------------------------------===//
+
+/// A gemm at mesh scope: every process multiplies its shards of A and B
+/// into a local product P, whose placement on each mesh axis follows from
+/// the operands' (rows of A, columns of B, or an addend where both split
+/// K), and the collective plan takes P to C's layout: a reduce-scatter when
+/// C is split where K was, an all-reduce when C is replicated there.
+struct MeshGemmPlan {
+  /// P to C; its source is the scratch view the rewrite makes.
+  MeshPlan collective;
+  /// P is C's own shard: the local gemm writes C and nothing moves.
+  bool direct = false;
+  BufferType localA, localB, localC;
+};
+
+/// Where `dist` places the operand along mesh axis `axis`, for messages.
+std::string placementOn(const Mesh &mesh, const Distribution &dist,
+                        unsigned axis) {
+  return "'" + mesh.axes()[axis].name + "' " + dist.axes[axis].str();
+}
+
+/// The dense row-major buffer of a process's shard of `type`.
+BufferType localBufferType(BufferType type, ArrayRef<int64_t> localShape) {
+  MLIRContext *ctx = type.getContext();
+  return BufferType::get(localShape, type.getElementType(),
+                         LayoutAttr::get(ctx, rowMajorLayout(localShape)),
+                         MemorySpace::Global);
+}
+
+/// The iters of one dim of P: the operand's iters on device axes as they
+/// are, its memory iters restrided to P's dense rows (`rowStride` apart).
+void appendProductDim(const Mesh &mesh, ArrayRef<Iter> block, int64_t rowStride,
+                      IterList &shard) {
+  size_t first = shard.size();
+  shard.append(block.begin(), block.end());
+  int64_t place = rowStride;
+  for (size_t i = shard.size(); i-- > first;) {
+    Iter &it = shard[i];
+    if (onDevices(mesh, it.axis))
+      continue;
+    it.axis = std::string(kDefaultAxis);
+    it.stride = it.extent == 1 ? 0 : place;
+    place *= it.extent;
+  }
+}
+
+struct OperandShards {
+  Distribution dist;
+  GroupedLayout grouped;
+};
+
+Result<OperandShards> shardsOf(const Mesh &mesh, Value value, StringRef role) {
+  auto type = cast<BufferType>(value.getType());
+  TileLayout layout = type.getLayout().tile();
+  auto dist = classify(layout, type.getShape(), mesh);
+  if (!dist)
+    return dist.takeFailure();
+  if (!dist->balanced())
+    return fail(role.str() + " is not a balanced distribution over the mesh (" +
+                dist->str(mesh) + ")");
+  if (auto ok =
+          checkDenseLocalStorage(mesh, layout, type.getShape(), *dist, role);
+      !ok)
+    return ok.takeFailure();
+  auto grouped = group(layout, type.getShape());
+  if (!grouped)
+    return grouped.takeFailure();
+  return OperandShards{std::move(*dist), std::move(*grouped)};
+}
+
+Result<MeshGemmPlan> planMeshGemm(GemmOp op) {
+  if (!op.getScope().isMesh())
+    return fail("not at mesh scope");
+  if (op->getParentOfType<PartitionOp>())
+    return fail("a mesh operator cannot run inside axe.partition");
+  auto mesh = meshOf(op.getScope());
+  if (!mesh)
+    return mesh.takeFailure();
+  for (Value v : {op.getA(), op.getB(), op.getC()})
+    if (auto view = localView(v); !view)
+      return view.takeFailure();
+  auto a = shardsOf(*mesh, op.getA(), "A");
+  auto b = shardsOf(*mesh, op.getB(), "B");
+  if (!a || !b)
+    return !a ? a.takeFailure() : b.takeFailure();
+  unsigned aM = op.getTransposeA() ? 1 : 0, aK = 1 - aM;
+  unsigned bK = op.getTransposeB() ? 1 : 0, bN = 1 - bK;
+
+  // P's placement, mesh axis by mesh axis.
+  IterList replica;
+  std::vector<std::string> partial;
+  for (unsigned i = 0; i < mesh->axes().size(); ++i) {
+    const AxisPlacement &pa = a->dist.axes[i], &pb = b->dist.axes[i];
+    const MeshAxis &axis = mesh->axes()[i];
+    bool aSharded = pa.kind == PlacementKind::Sharded;
+    bool bSharded = pb.kind == PlacementKind::Sharded;
+    bool aReplicated = pa.kind == PlacementKind::Replicated;
+    bool bReplicated = pb.kind == PlacementKind::Replicated;
+    if (aSharded && pa.dim == aK) {
+      if (!bSharded || pb.dim != bK || pb.stride != pa.stride ||
+          pb.extent != pa.extent)
+        return fail("A splits K over " + placementOn(*mesh, a->dist, i) +
+                    " but B does not split K the same way (" +
+                    placementOn(*mesh, b->dist, i) +
+                    "): each process must multiply matching parts of K");
+      replica.push_back({axis.extent, 1, axis.name});
+      partial.push_back(axis.name);
+    } else if (aSharded && pa.dim == aM && bReplicated) {
+      continue;
+    } else if (bSharded && pb.dim == bN && aReplicated) {
+      continue;
+    } else if (aReplicated && bReplicated) {
+      replica.push_back({axis.extent, 1, axis.name});
+    } else {
+      return fail("on mesh axis " + placementOn(*mesh, a->dist, i) +
+                  " for A and " + b->dist.axes[i].str() +
+                  " for B: a mesh gemm needs, per axis, K split the same way "
+                  "in both, rows of A or columns of B split with the other "
+                  "replicated, or both replicated");
+    }
+  }
+
+  MeshGemmPlan gp;
+  auto at = cast<BufferType>(op.getA().getType());
+  auto bt = cast<BufferType>(op.getB().getType());
+  auto ct = cast<BufferType>(op.getC().getType());
+  Shape aLocal = a->dist.localShape(), bLocal = b->dist.localShape();
+  SmallVector<int64_t, 2> pLocal = {aLocal[aM], bLocal[bN]};
+  IterList shard;
+  appendProductDim(*mesh, a->grouped.block(aM), pLocal[1], shard);
+  appendProductDim(*mesh, b->grouped.block(bN), 1, shard);
+  auto pLayout = TileLayout::create(shard, replica);
+  if (!pLayout)
+    return pLayout.takeFailure();
+
+  MeshPlan &mp = gp.collective;
+  mp.elementType = ct.getElementType();
+  mp.reduction = MPIReduction::Sum;
+  mp.target = op.getC().getDefiningOp<ViewOp>();
+  auto plan = planCollective(*pLayout, ct.getShape(), ct.getLayout().tile(),
+                             ct.getShape(), *mesh, partial);
+  if (!plan)
+    return fail("from the local products to C: " + plan.message());
+  mp.plan = std::move(*plan);
+  const Distribution &cDist = mp.plan.destination;
+  if (!cDist.balanced())
+    return fail("C is not a balanced distribution over the mesh (" +
+                cDist.str(*mesh) + ")");
+  if (auto ok = checkDenseLocalStorage(*mesh, ct.getLayout().tile(),
+                                       ct.getShape(), cDist, "C");
+      !ok)
+    return ok.takeFailure();
+  gp.direct = mp.plan.steps.empty();
+  if (!gp.direct && !op.getZeroInit()) {
+    std::string steps;
+    for (const CollectiveStep &step : mp.plan.steps)
+      steps += (steps.empty() ? "" : "; ") + step.str();
+    return fail("C is not laid out as the local products are (they reach it "
+                "by " +
+                steps +
+                "), so the gemm cannot accumulate onto it; write zero_init "
+                "and add the old C afterwards");
+  }
+  for (const CollectiveStep &step : mp.plan.steps) {
+    auto d = describeStep(mp, step);
+    if (!d)
+      return d.takeFailure();
+    mp.descriptors.push_back(std::move(*d));
+  }
+  gp.localA = localBufferType(at, aLocal);
+  gp.localB = localBufferType(bt, bLocal);
+  gp.localC = localBufferType(ct, pLocal);
+  return gp;
+}
+
+/// `view` again, as its process's dense shard of type `local`.
+ViewOp localShardView(ViewOp view, BufferType local, RewriterBase &rw) {
+  auto shard = cast<ViewOp>(rw.clone(*view));
+  rw.modifyOpInPlace(shard, [&] { shard.getResult().setType(local); });
+  return shard;
+}
+
+LogicalResult rewriteMeshGemm(GemmOp op, MeshGemmPlan gp, RewriterBase &rw) {
+  Location loc = op.getLoc();
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  guardFirstCTA(rw, op);
+  auto viewOf = [](Value v) { return v.getDefiningOp<ViewOp>(); };
+  ViewOp a = localShardView(viewOf(op.getA()), gp.localA, rw);
+  ViewOp b = localShardView(viewOf(op.getB()), gp.localB, rw);
+  Value scratch;
+  ViewOp product;
+  if (gp.direct) {
+    product = localShardView(viewOf(op.getC()), gp.localC, rw);
+  } else {
+    auto type =
+        MemRefType::get(gp.localC.getShape(), gp.localC.getElementType());
+    scratch = memref::AllocOp::create(rw, loc, type);
+    product = ViewOp::create(
+        rw, loc, gp.localC, scratch, ValueRange{},
+        rw.getDenseI64ArrayAttr(SmallVector<int64_t>(type.getRank(), 0)));
+  }
+  // Dispatch takes the local gemm like any other (cpu.gemm.*).
+  UnitAttr zeroInit = gp.direct ? op.getZeroInitAttr() : rw.getUnitAttr();
+  GemmOp::create(rw, loc, a, b, product, op.getTransposeAAttr(),
+                 op.getTransposeBAttr(), zeroInit,
+                 ScopeAttr::get(rw.getContext(), ScopeKind::CTA),
+                 /*schedule=*/nullptr);
+  if (!gp.direct) {
+    gp.collective.source = product;
+    emitMeshSteps(op, gp.collective, /*start=*/false, rw);
+    memref::DeallocOp::create(rw, loc, scratch);
+  }
   rw.eraseOp(op);
   return success();
 }
@@ -523,9 +751,35 @@ void addMeshSchedule(ScheduleRegistry &r, StringRef opName) {
        }});
 }
 
+void addMeshGemmSchedule(ScheduleRegistry &r) {
+  (void)r.add(
+      {"cpu.mesh.gemm", "axe.gemm", targetKind(TargetKind::CPU), 20,
+       "a process per device: each multiplies its shards (a local gemm, "
+       "dispatched in turn), then the collective plan from the local "
+       "products to C (a reduce-scatter where K is split)",
+       [](Operation *op, const ScheduleContext &) {
+         auto gp = planMeshGemm(cast<GemmOp>(op));
+         if (!gp)
+           return ScheduleMatch::decline(gp.message());
+         return ScheduleMatch::accept(std::move(*gp));
+       },
+       [](Operation *op, const ScheduleContext &, const std::any &plan,
+          RewriterBase &rw) -> LogicalResult {
+         const auto *gp = std::any_cast<MeshGemmPlan>(&plan);
+         if (!gp)
+           return op->emitError(
+               "cpu.mesh.gemm rewrite without its match's plan");
+         return rewriteMeshGemm(cast<GemmOp>(op), *gp, rw);
+       },
+       /*propose=*/nullptr,
+       // The local gemm carries zero_init to the schedule that runs it.
+       /*zeroInit=*/true});
+}
+
 } // namespace
 
 void addCPUMeshSchedules(ScheduleRegistry &registry) {
+  addMeshGemmSchedule(registry);
   addMeshSchedule(registry, "axe.copy");
   addMeshSchedule(registry, "axe.reduce");
   addMeshSchedule(registry, "axe.reduce_async");

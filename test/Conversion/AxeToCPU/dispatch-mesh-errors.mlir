@@ -91,3 +91,60 @@ func.func @outside_mesh(%a: memref<8xf32>, %b: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// cpu.mesh.gemm: A splits K over d, B holds all of K on every device.
+func.func @gemm_k_mismatch(%a: memref<8x4xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
+  axe.kernel {
+    %x = axe.view %a[0, 0] : memref<8x4xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>
+    %y = axe.view %b[0, 0] : memref<8x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 8) : (8, 1)] + R[2 : 1@d]>, global>
+    %z = axe.view %c[0, 0] : memref<8x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 8) : (8, 1)] + R[2 : 1@d]>, global>
+    // expected-error @+1 {{forced schedule 'cpu.mesh.gemm' declined axe.gemm on target cpu: A splits K over 'd' S(1, stride 4) but B does not split K the same way ('d' R): each process must multiply matching parts of K}}
+    axe.gemm %x, %y into %z at mesh<d = 2> {schedule = "cpu.mesh.gemm", zero_init} : !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>, !axe.buffer<8x8xf32, #axe.layout<S[(8, 8) : (8, 1)] + R[2 : 1@d]>, global> into !axe.buffer<8x8xf32, #axe.layout<S[(8, 8) : (8, 1)] + R[2 : 1@d]>, global>
+  }
+  return
+}
+
+// -----
+
+// Rows of A and columns of B both split over d: each device would hold
+// only a diagonal block of the product.
+func.func @gemm_diagonal(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x8xf32>) {
+  axe.kernel {
+    %x = axe.view %a[0, 0] : memref<4x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    %y = axe.view %b[0, 0] : memref<8x4xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>
+    %z = axe.view %c[0, 0] : memref<4x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    // expected-error @+1 {{forced schedule 'cpu.mesh.gemm' declined axe.gemm on target cpu: on mesh axis 'd' S(0, stride 4) for A and S(1, stride 4) for B: a mesh gemm needs, per axis, K split the same way in both, rows of A or columns of B split with the other replicated, or both replicated}}
+    axe.gemm %x, %y into %z at mesh<d = 2> {schedule = "cpu.mesh.gemm"} : !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>, !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global> into !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+  }
+  return
+}
+
+// -----
+
+// K split: the products are addends, so C cannot be accumulated onto.
+func.func @gemm_accumulate_partial(%a: memref<8x4xf32>, %b: memref<4x8xf32>, %c: memref<4x8xf32>) {
+  axe.kernel {
+    %x = axe.view %a[0, 0] : memref<8x4xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>
+    %y = axe.view %b[0, 0] : memref<4x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    %z = axe.view %c[0, 0] : memref<4x8xf32> -> !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    // expected-error @+1 {{forced schedule 'cpu.mesh.gemm' declined axe.gemm on target cpu: C is not laid out as the local products are (they reach it by reduce-scatter over (d): 8x8 -> 4x8), so the gemm cannot accumulate onto it; write zero_init and add the old C afterwards}}
+    axe.gemm %x, %y into %z at mesh<d = 2> {schedule = "cpu.mesh.gemm"} : !axe.buffer<8x8xf32, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>, !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global> into !axe.buffer<8x8xf32, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+  }
+  return
+}
+
+// -----
+
+// Addends in f16 cannot be summed by MPI.
+func.func @gemm_f16_partial(%a: memref<8x4xf16>, %b: memref<4x8xf16>, %c: memref<4x8xf16>) {
+  axe.kernel {
+    %x = axe.view %a[0, 0] : memref<8x4xf16> -> !axe.buffer<8x8xf16, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>
+    %y = axe.view %b[0, 0] : memref<4x8xf16> -> !axe.buffer<8x8xf16, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    %z = axe.view %c[0, 0] : memref<4x8xf16> -> !axe.buffer<8x8xf16, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+    // expected-error @+1 {{forced schedule 'cpu.mesh.gemm' declined axe.gemm on target cpu: MPI cannot reduce f16 across processes; reduce in f32 or f64}}
+    axe.gemm %x, %y into %z at mesh<d = 2> {schedule = "cpu.mesh.gemm", zero_init} : !axe.buffer<8x8xf16, #axe.layout<S[(8, 2, 4) : (4, 1@d, 1)]>, global>, !axe.buffer<8x8xf16, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global> into !axe.buffer<8x8xf16, #axe.layout<S[(2, 4, 8) : (1@d, 8, 1)]>, global>
+  }
+  return
+}

@@ -38,6 +38,8 @@ module attributes {axe.target = #axe.target<"cpu">} {
 // WHY: remark: layout S[(128, 4, 32) : (32, 4096, 1)] from schedule 'cpu.gemm.panels'
 // WHY: remark: layout S[(128, 128) : (128, 1)] from schedule 'cpu.fill'
 // WHY: remark: schedule 'cpu.gemm.panels', cost 0
+// The counts -mlir-pass-statistics would show with an LLVM built with them.
+// WHY: remark: axe-infer-layouts would infer 3 layout(s) and insert 0 conversion(s)
 // WHY: func.func @staged
 // WHY: axe.alloc : !axe.buffer<128x128xf32, ?, shared>
 // LOWERED-LABEL: llvm.func @staged

@@ -64,6 +64,64 @@ func.func @pipelined(%a: memref<128x128xbf16, #trn.space<hbm>>, %o: memref<128x1
 
 // -----
 
+// The same loop run twice: two stages at most, whatever `stages` allows,
+// so that the prologue and epilogue start no iteration past the end.
+// CHECK-LABEL: func.func @two_trips
+// CHECK: trn.matmul
+// CHECK-NOT: trn.matmul
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256 step %c128 {
+// CHECK: trn.matmul
+// CHECK: trn.activation exp
+// CHECK: trn.matmul
+// CHECK: trn.activation copy
+// CHECK: trn.dma_copy
+// CHECK: } {trn.pipelined = 2 : i64}
+// CHECK: trn.activation exp
+// CHECK: trn.matmul
+// CHECK: trn.activation copy
+// CHECK: trn.dma_copy
+// CHECK-NOT: trn.matmul
+// CHECK-NOT: trn.dma_copy
+// CHECK: return
+!ps = memref<128x128xf32, strided<[256, 1], offset: ?>, #trn.space<psum>>
+!sb = memref<128x128xbf16, strided<[256, 1], offset: ?>, #trn.space<sbuf>>
+func.func @two_trips(%a: memref<128x128xbf16, #trn.space<hbm>>, %o: memref<128x256xbf16, #trn.space<hbm>>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %w = trn.alloc : memref<128x128xbf16, #trn.space<sbuf>>
+  trn.dma_copy %a to %w : memref<128x128xbf16, #trn.space<hbm>> to memref<128x128xbf16, #trn.space<sbuf>>
+  %s = trn.alloc : memref<128x256xf32, #trn.space<psum>>
+  %e = trn.alloc : memref<128x256xbf16, #trn.space<sbuf>>
+  %r = trn.alloc : memref<128x256xf32, #trn.space<psum>>
+  %y = trn.alloc : memref<128x256xbf16, #trn.space<sbuf>>
+  // expected-warning @+1 {{pipelined in 2 stages}}
+  scf.for %i = %c0 to %c256 step %c128 {
+    %k = arith.divui %i, %c128 : index
+    %slot = arith.remui %k, %c2 : index
+    %off = arith.muli %slot, %c128 : index
+    %sv = memref.reinterpret_cast %s to offset: [%off], sizes: [128, 128], strides: [256, 1] : memref<128x256xf32, #trn.space<psum>> to !ps
+    %ev = memref.reinterpret_cast %e to offset: [%off], sizes: [128, 128], strides: [256, 1] : memref<128x256xbf16, #trn.space<sbuf>> to !sb
+    %rv = memref.reinterpret_cast %r to offset: [%off], sizes: [128, 128], strides: [256, 1] : memref<128x256xf32, #trn.space<psum>> to !ps
+    %yv = memref.reinterpret_cast %y to offset: [%off], sizes: [128, 128], strides: [256, 1] : memref<128x256xbf16, #trn.space<sbuf>> to !sb
+    // expected-note @+1 {{stage 0}}
+    trn.matmul %w, %w into %sv start stop : memref<128x128xbf16, #trn.space<sbuf>>, memref<128x128xbf16, #trn.space<sbuf>> into !ps
+    // expected-note @+1 {{stage 1}}
+    trn.activation exp %sv into %ev : !ps into !sb
+    // expected-note @+1 {{stage 1}}
+    trn.matmul %ev, %w into %rv start stop : !sb, memref<128x128xbf16, #trn.space<sbuf>> into !ps
+    // expected-note @+1 {{stage 1}}
+    trn.activation copy %rv into %yv : !ps into !sb
+    %ov = memref.reinterpret_cast %o to offset: [%i], sizes: [128, 128], strides: [256, 1] : memref<128x256xbf16, #trn.space<hbm>> to memref<128x128xbf16, strided<[256, 1], offset: ?>, #trn.space<hbm>>
+    // expected-note @+1 {{stage 1}}
+    trn.dma_copy %yv to %ov : !sb to memref<128x128xbf16, strided<[256, 1], offset: ?>, #trn.space<hbm>>
+  }
+  return
+}
+
+// -----
+
 // The same loop with one slot per tile: iteration i + 1's scores would
 // overwrite iteration i's before its exp reads them. Left alone.
 // CHECK-LABEL: func.func @unrotated

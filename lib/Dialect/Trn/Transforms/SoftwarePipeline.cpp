@@ -432,6 +432,19 @@ struct TrnSoftwarePipelinePass
     }
     while (int64_t(plan.cuts.size()) >= stages)
       plan.cuts.pop_back();
+    // The prologue starts one iteration per stage but the last, so a loop
+    // of n iterations takes at most n stages (more would run iterations
+    // past its end).
+    if (std::optional<APInt> trips = plan.loop.getStaticTripCount()) {
+      int64_t n = trips->getSExtValue();
+      if (n < 2) {
+        checkFailure = "the loop runs " + std::to_string(n) +
+                       " time(s); there is no next iteration to overlap";
+        return failure();
+      }
+      while (int64_t(plan.cuts.size()) >= n)
+        plan.cuts.pop_back();
+    }
     if (plan.cuts.empty() ||
         !tensorInTwoStages(plan, stagesFor(plan.units.size(), plan.cuts))) {
       checkFailure = "every stage split would reorder dependent "
