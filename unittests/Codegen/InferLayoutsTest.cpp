@@ -317,6 +317,40 @@ TEST_F(InferLayoutsTest, RegionArgumentsShareTheirBuffersLayout) {
       << text;
 }
 
+TEST_F(InferLayoutsTest, IfMergeOfTwoRolesTakesOneConversion) {
+  // The scf.if ties %a, %b and its result to one layout; %a is A of a gemm
+  // (row-major) and %b is B of another (column-major), so one of the two
+  // reads a scratch copy.
+  auto module = run(kC.str() + R"(
+    %rows = axe.alloc : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
+    %cols = axe.alloc : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (1, 32)]>, shared>
+    %cond = arith.constant true
+    %a = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
+    %b = axe.alloc : !axe.buffer<32x32xf32, ?, shared>
+    axe.fill %a, %zero at cta : !axe.buffer<32x32xf32, ?, shared>
+    axe.fill %b, %zero at cta : !axe.buffer<32x32xf32, ?, shared>
+    axe.gemm %a, %cols into %c at cta : !axe.buffer<32x32xf32, ?, shared>, !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (1, 32)]>, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
+    axe.gemm %rows, %b into %c at cta : !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>, !axe.buffer<32x32xf32, ?, shared> into !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (32, 1)]>, shared>
+    %m = scf.if %cond -> (!axe.buffer<32x32xf32, ?, shared>) {
+      scf.yield %a : !axe.buffer<32x32xf32, ?, shared>
+    } else {
+      scf.yield %b : !axe.buffer<32x32xf32, ?, shared>
+    }
+    axe.fill %m, %zero at cta : !axe.buffer<32x32xf32, ?, shared>
+  )");
+  ASSERT_TRUE(module) << diagnostics;
+  std::string text = print(*module);
+  EXPECT_EQ(text.find(", ?,"), std::string::npos) << text;
+  int copies = 0;
+  module->walk([&](CopyOp) { ++copies; });
+  EXPECT_EQ(copies, 1) << text;
+  module->walk([&](GemmOp gemm) {
+    MLIRContext *ctx = gemm.getContext();
+    EXPECT_TRUE(hasLayout(gemm.getA(), layoutOf(ctx, 32, 32, false))) << text;
+    EXPECT_TRUE(hasLayout(gemm.getB(), layoutOf(ctx, 32, 32, true))) << text;
+  });
+}
+
 TEST_F(InferLayoutsTest, OnlyAllocsSlicesAndTiesMayBePending) {
   std::string text =
       "module attributes {axe.target = #axe.target<\"cpu\">} {\n"

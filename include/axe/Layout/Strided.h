@@ -35,6 +35,17 @@ struct PlainStrides {
 std::optional<PlainStrides> plainStrides(const GroupedLayout &grouped,
                                          unsigned rank);
 
+/// The layout of a buffer of `shape` that an operator broadcasts to
+/// `fullShape` (each dim equal, or 1 where it broadcasts), placed so that
+/// whoever holds an element of `full` also holds its source: the iters of
+/// each broadcast dim leave the shard, those on axes other than m (threads,
+/// lanes, warps) becoming replicas, and the m iters that stay are packed
+/// densely in the order of their strides. Fails when a dim neither matches
+/// nor is 1, or when `full` does not group by `fullShape`.
+Result<TileLayout> broadcastSourceLayout(const TileLayout &full,
+                                         llvm::ArrayRef<int64_t> fullShape,
+                                         llvm::ArrayRef<int64_t> shape);
+
 } // namespace axe
 
 #endif // AXE_LAYOUT_STRIDED_H

@@ -259,6 +259,15 @@ proposal(Operation *op, function_ref<Attribute(OpOperand &, BufferType)> pick,
   return p;
 }
 
+/// Every `?` operand in rows.
+std::optional<LayoutProposal> rowsProposal(Operation *op,
+                                           const ScheduleContext &ctx,
+                                           double cost, std::string reason) {
+  return proposal(
+      op, [&](OpOperand &, BufferType t) { return rows(op, t, ctx); }, cost,
+      std::move(reason));
+}
+
 void addProposal(SmallVectorImpl<LayoutProposal> &out,
                  std::optional<LayoutProposal> p) {
   if (!p)
@@ -340,10 +349,8 @@ SmallVector<LayoutProposal> proposeCPUGemmNaive(Operation *op,
   SmallVector<LayoutProposal> out;
   if (!hasUnknown(op) || !problemOf(g) || packedCanRun(g))
     return out;
-  addProposal(
-      out, proposal(
-               op, [&](OpOperand &, BufferType t) { return rows(op, t, ctx); },
-               0, "rows: the scalar loop nest reads any layout"));
+  addProposal(out, rowsProposal(op, ctx, 0,
+                                "rows: the scalar loop nest reads any layout"));
   return out;
 }
 
@@ -365,9 +372,7 @@ SmallVector<LayoutProposal> proposeCPUCopy(Operation *op,
                            : "rows on both sides"));
   // Rows, when the known side is in another order: the copy transposes.
   addProposal(
-      out, proposal(
-               op, [&](OpOperand &, BufferType t) { return rows(op, t, ctx); },
-               kOtherOrderCost, "rows: the copy transposes"));
+      out, rowsProposal(op, ctx, kOtherOrderCost, "rows: the copy transposes"));
   return out;
 }
 
@@ -376,10 +381,8 @@ SmallVector<LayoutProposal> proposeCPUFill(Operation *op,
   SmallVector<LayoutProposal> out;
   if (!hasUnknown(op))
     return out;
-  addProposal(
-      out, proposal(
-               op, [&](OpOperand &, BufferType t) { return rows(op, t, ctx); },
-               0, "rows: the fill stores whole vectors"));
+  addProposal(out,
+              rowsProposal(op, ctx, 0, "rows: the fill stores whole vectors"));
   return out;
 }
 
@@ -418,10 +421,7 @@ SmallVector<LayoutProposal> proposeCPUElementwise(Operation *op,
                        0,
                        "as the known operands, so every operand is "
                        "contiguous along the same loop"));
-  addProposal(
-      out, proposal(
-               op, [&](OpOperand &, BufferType t) { return rows(op, t, ctx); },
-               kOtherOrderCost, "rows"));
+  addProposal(out, rowsProposal(op, ctx, kOtherOrderCost, "rows"));
   return out;
 }
 

@@ -193,6 +193,21 @@ int64_t threadAxisValue(const TargetDescription &target, StringRef axis,
   return step->wrap > 0 ? v % step->wrap : v;
 }
 
+SmallVector<HoldingGroup> groupsHolding(const TargetDescription &target,
+                                        const InstanceView &view,
+                                        ArrayRef<std::string> axes,
+                                        int64_t groupThreads, int64_t threads) {
+  SmallVector<HoldingGroup> groups;
+  for (int64_t first = 0; first < threads; first += groupThreads) {
+    Coord c;
+    for (const std::string &a : axes)
+      c.set(a, threadAxisValue(target, a, first));
+    if (std::optional<Shape> base = view.instanceBase(c))
+      groups.push_back({c, *base});
+  }
+  return groups;
+}
+
 //===----------------------------------------------------------------------===//
 // GPUOperand
 //===----------------------------------------------------------------------===//

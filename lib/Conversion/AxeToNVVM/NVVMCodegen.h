@@ -16,6 +16,7 @@
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Codegen/TargetCodegen.h"
+#include "axe/Layout/InstanceView.h"
 
 #include <optional>
 
@@ -63,6 +64,22 @@ llvm::SmallVector<std::string, 4> threadAxesOf(const TargetDescription &target,
 /// The value of thread axis `axis` at linear thread `tid` of a CTA.
 int64_t threadAxisValue(const TargetDescription &target, llvm::StringRef axis,
                         int64_t tid);
+
+/// A group of threads (a warp, a warpgroup) that holds part of a view: its
+/// coordinates on the view's instance axes and the logical index of its
+/// first element.
+struct HoldingGroup {
+  Coord instance;
+  Shape base;
+};
+
+/// The groups of `groupThreads` consecutive threads among a CTA's `threads`
+/// that hold part of `view` (whose instance axes are `axes`), in order.
+llvm::SmallVector<HoldingGroup> groupsHolding(const TargetDescription &target,
+                                              const InstanceView &view,
+                                              llvm::ArrayRef<std::string> axes,
+                                              int64_t groupThreads,
+                                              int64_t threads);
 
 /// An operand as one thread addresses it.
 struct GPUOperand {

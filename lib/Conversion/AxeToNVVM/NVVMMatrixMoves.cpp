@@ -99,20 +99,14 @@ Result<MovePlan> planMoves(const TargetDescription &target, int64_t threads,
   auto view = InstanceView::get(reg.getLayout(), reg.getShape(), plan.warpAxes);
   if (!view)
     return view.takeFailure();
-  std::optional<Coord> warp0;
-  SmallVector<Shape> bases;
-  for (int64_t w = 0; w * target.warpSize < threads; ++w) {
-    Coord c;
-    for (const std::string &a : plan.warpAxes)
-      c.set(a, threadAxisValue(target, a, w * target.warpSize));
-    if (std::optional<Shape> b = view->instanceBase(c)) {
-      if (!warp0)
-        warp0 = c;
-      bases.push_back(*b);
-    }
-  }
-  if (!warp0)
+  SmallVector<HoldingGroup> warps =
+      groupsHolding(target, *view, plan.warpAxes, target.warpSize, threads);
+  if (warps.empty())
     return fail("no warp holds part of the register operand");
+  const Coord *warp0 = &warps.front().instance;
+  SmallVector<Shape> bases;
+  for (const HoldingGroup &w : warps)
+    bases.push_back(w.base);
   Shape base = bases.front();
   // (lane, slot) -> logical offset from the warp's base.
   std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 2>> at;

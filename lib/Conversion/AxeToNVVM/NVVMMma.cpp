@@ -174,17 +174,12 @@ Result<MmaPlan> planMma(const TargetDescription &target, int64_t threads,
   auto view = InstanceView::get(tc.getLayout(), tc.getShape(), plan.warpAxes);
   if (!view)
     return view.takeFailure();
-  std::optional<Coord> warp0;
-  for (int64_t w = 0; w * target.warpSize < threads && !warp0; ++w) {
-    Coord c;
-    for (const std::string &a : plan.warpAxes)
-      c.set(a, threadAxisValue(target, a, w * target.warpSize));
-    if (view->instanceBase(c))
-      warp0 = c;
-  }
-  if (!warp0)
+  SmallVector<HoldingGroup> warps =
+      groupsHolding(target, *view, plan.warpAxes, target.warpSize, threads);
+  if (warps.empty())
     return fail("no warp holds part of the accumulator");
-  Shape base = *view->instanceBase(*warp0);
+  const Coord *warp0 = &warps.front().instance;
+  Shape base = warps.front().base;
   std::map<std::array<int64_t, 2>, int64_t> laneOf;
   for (const HeldElement &e : view->elementsOf(*warp0)) {
     if (e.storage.size() != 1)

@@ -245,6 +245,21 @@ SmallVector<LayoutProposal> proposeSIMTElementwise(Operation *raw,
         same = typeOf(w).getLayout();
         break;
       }
+    // A register input that broadcasts to a known register operand: held
+    // by every thread that holds what it broadcasts to, so no thread reads
+    // another's registers (a bias row against an mma accumulator).
+    if (!same && t.getMemorySpace() == MemorySpace::Reg)
+      for (Value w : all) {
+        if (isInferred(w) || spaceOf(w) != MemorySpace::Reg ||
+            typeOf(w).getLayout().isSwizzled())
+          continue;
+        Result<TileLayout> source = broadcastSourceLayout(
+            typeOf(w).getLayout().tile(), typeOf(w).getShape(), t.getShape());
+        if (source) {
+          same = Layout(*source);
+          break;
+        }
+      }
     if (!same && t.getMemorySpace() == MemorySpace::Reg)
       same = vectorRegisterTile(*ctx.target, scopeOf(raw), threadsOf(raw),
                                 t.getShape(),
@@ -256,7 +271,8 @@ SmallVector<LayoutProposal> proposeSIMTElementwise(Operation *raw,
   if (p.layouts.empty())
     return {};
   p.reason = "each `?` operand as a known operand of its shape and memory "
-             "(registers: 16-byte runs over the scope's threads)";
+             "(a register input broadcast as the registers it broadcasts to, "
+             "else 16-byte runs over the scope's threads)";
   return {std::move(p)};
 }
 

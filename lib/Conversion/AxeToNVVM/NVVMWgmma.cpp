@@ -108,17 +108,12 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
   auto view = InstanceView::get(tc.getLayout(), tc.getShape(), plan.groupAxes);
   if (!view)
     return view.takeFailure();
-  std::optional<Coord> group0;
-  for (int64_t g = 0; g * kThreadsPerWarpgroup < threads && !group0; ++g) {
-    Coord c;
-    for (const std::string &a : plan.groupAxes)
-      c.set(a, threadAxisValue(target, a, g * kThreadsPerWarpgroup));
-    if (view->instanceBase(c))
-      group0 = c;
-  }
-  if (!group0)
+  SmallVector<HoldingGroup> groups = groupsHolding(
+      target, *view, plan.groupAxes, kThreadsPerWarpgroup, threads);
+  if (groups.empty())
     return fail("no warpgroup holds part of the accumulator");
-  Shape base = *view->instanceBase(*group0);
+  const Coord *group0 = &groups.front().instance;
+  Shape base = groups.front().base;
   std::map<std::array<int64_t, 2>, int64_t> threadOf;
   for (const HeldElement &e : view->elementsOf(*group0)) {
     if (e.storage.size() != 1)

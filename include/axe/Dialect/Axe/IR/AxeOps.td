@@ -392,6 +392,12 @@ def Axe_GemmOp : Axe_OperatorOp<"gemm"> {
     `axe-dispatch` fills `c` with zeros first. `axe-zero-init-accumulators`
     sets it where a zero fill reaches a loop's first gemm.
 
+    *At mesh scope* the operands are distributed views (one shard per
+    device). Each device multiplies its shards, and the partial or split
+    products reach C's layout by the collectives its placement asks for (a
+    reduce-scatter where both operands split K and C's rows are split over
+    the same axes); `docs/CPUExecutionModel.md` has the rules.
+
     ```mlir
     axe.gemm %a, %b into %c at cta {transpose_b} : !axe.buffer<64x32xf16, ...>,
         !axe.buffer<128x32xf16, ...> into !axe.buffer<64x128xf32, ...>
