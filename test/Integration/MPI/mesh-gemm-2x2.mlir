@@ -10,6 +10,10 @@
 //                  onto C (no zero_init).
 // REQUIRES: mpi
 // RUN: axe-mpirun -n 4 --timeout 120 %s | FileCheck %s
+// The first kernel inside a 2x2 grid: the CTA at the origin runs both the
+// local gemm and the collective, once per process.
+// RUN: sed '0,/^    axe.kernel {/s//    axe.kernel grid [2, 2] threads 64 {/' %s > %t.grid.mlir
+// RUN: axe-mpirun -n 4 --timeout 120 %t.grid.mlir | FileCheck %s
 // RUN: axe-opt %s --pass-pipeline='builtin.module(axe-dispatch{target=cpu})' \
 // RUN:   | FileCheck %s --check-prefix=IR
 
