@@ -1,4 +1,5 @@
-//===- MPIBench.cpp - Generated mesh collectives against MPI called directly ===//
+//===- MPIBench.cpp - Generated mesh collectives against MPI called directly
+//===//
 //
 // Run under MPICH, one process per device of a 1-d mesh:
 //
@@ -62,12 +63,12 @@ template <typename Fn> void timeIteration(benchmark::State &state, Fn fn) {
 /// The reduce-scatter of an N-float tensor whose P addends lie one per
 /// process, rows of N / P to each process.
 std::string reduceScatterKernel(int64_t n, int64_t p) {
-  std::string part = "#axe.layout<S[(" + str(p) + ", " + str(n) +
-                     ") : (1@d, 1)]>";
-  std::string out = "#axe.layout<S[(" + str(p) + ", " + str(n / p) +
-                    ") : (1@d, 1)]>";
-  std::string src = "!axe.buffer<" + str(p) + "x" + str(n) + "xf32, " + part +
-                    ", global>";
+  std::string part =
+      "#axe.layout<S[(" + str(p) + ", " + str(n) + ") : (1@d, 1)]>";
+  std::string out =
+      "#axe.layout<S[(" + str(p) + ", " + str(n / p) + ") : (1@d, 1)]>";
+  std::string src =
+      "!axe.buffer<" + str(p) + "x" + str(n) + "xf32, " + part + ", global>";
   std::string dst = "!axe.buffer<" + str(n) + "xf32, " + out + ", global>";
   return "func.func @kernel(%a: memref<" + str(n) + "xf32>, %b: memref<" +
          str(n / p) +
@@ -90,8 +91,8 @@ std::string reduceScatterKernel(int64_t n, int64_t p) {
 /// The all-gather of an N-float tensor whose rows of N / P lie one block
 /// per process, into a copy on every process.
 std::string allGatherKernel(int64_t n, int64_t p) {
-  std::string rows = "#axe.layout<S[(" + str(p) + ", " + str(n / p) +
-                     ") : (1@d, 1)]>";
+  std::string rows =
+      "#axe.layout<S[(" + str(p) + ", " + str(n / p) + ") : (1@d, 1)]>";
   std::string full =
       "#axe.layout<S[" + str(n) + " : 1] + R[" + str(p) + " : 1@d]>";
   std::string src = "!axe.buffer<" + str(n) + "xf32, " + rows + ", global>";
@@ -140,8 +141,8 @@ void BM_ReduceScatter(benchmark::State &state) {
   int64_t n = state.range(0), p = worldSize();
   bool generated = state.range(1) != 0;
   std::vector<float> send = addend(n), recv(n / p), reference(n / p);
-  MPI_Reduce_scatter_block(send.data(), reference.data(), int(n / p),
-                           MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Reduce_scatter_block(send.data(), reference.data(), int(n / p), MPI_FLOAT,
+                           MPI_SUM, MPI_COMM_WORLD);
   std::unique_ptr<AxeKernel> kernel;
   if (generated) {
     kernel = std::make_unique<AxeKernel>(reduceScatterKernel(n, p),
@@ -154,8 +155,8 @@ void BM_ReduceScatter(benchmark::State &state) {
     if (generated)
       kernel->run1d({send.data(), recv.data()}, {n, n / p});
     else
-      MPI_Reduce_scatter_block(send.data(), recv.data(), int(n / p),
-                               MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Reduce_scatter_block(send.data(), recv.data(), int(n / p), MPI_FLOAT,
+                               MPI_SUM, MPI_COMM_WORLD);
   };
   // Both ways start with the same warm buffers.
   call();
@@ -173,8 +174,8 @@ void BM_AllGather(benchmark::State &state) {
                 int(n / p), MPI_FLOAT, MPI_COMM_WORLD);
   std::unique_ptr<AxeKernel> kernel;
   if (generated) {
-    kernel = std::make_unique<AxeKernel>(allGatherKernel(n, p),
-                                         AxeToCPUOptions{});
+    kernel =
+        std::make_unique<AxeKernel>(allGatherKernel(n, p), AxeToCPUOptions{});
     kernel->define("axe_mpi_step", reinterpret_cast<void *>(&axe_mpi_step));
     kernel->run1d({send.data(), recv.data()}, {n / p, n});
     requireEqual(recv, reference, "the generated all-gather");
@@ -183,8 +184,8 @@ void BM_AllGather(benchmark::State &state) {
     if (generated)
       kernel->run1d({send.data(), recv.data()}, {n / p, n});
     else
-      MPI_Allgather(send.data(), int(n / p), MPI_FLOAT, recv.data(),
-                    int(n / p), MPI_FLOAT, MPI_COMM_WORLD);
+      MPI_Allgather(send.data(), int(n / p), MPI_FLOAT, recv.data(), int(n / p),
+                    MPI_FLOAT, MPI_COMM_WORLD);
   };
   call();
   for (auto _ : state)
@@ -199,8 +200,8 @@ void BM_AllGather(benchmark::State &state) {
 /// reduce-scatter of each (axe.reduce_async) in flight while the next tile
 /// is multiplied; process d keeps rows [tile/P d, tile/P (d+1)) of each tile.
 /// Otherwise: the whole GEMM, then nothing (the caller reduce-scatters).
-std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
-                       int64_t p, bool fused) {
+std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile, int64_t p,
+                       bool fused) {
   int64_t rows = fused ? tile : m;
   std::string a = "!axe.buffer<" + str(rows) + "x" + str(k) +
                   "xf32, #axe.layout<S[(" + str(rows) + ", " + str(k) +
@@ -228,12 +229,13 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
     return "    %a" + tag + " = axe.view %A[" + row + ", 0] : " + memA +
            " -> " + a + "\n    %c" + tag + " = axe.view %C[" + row +
            ", 0] : " + memC + " -> " + c + "\n    axe.fill %c" + tag +
-           ", %zero at cta : " + c + "\n    axe.gemm %a" + tag + ", %b into %c" +
-           tag + " at cta : " + a + ", " + b + " into " + c + "\n";
+           ", %zero at cta : " + c + "\n    axe.gemm %a" + tag +
+           ", %b into %c" + tag + " at cta : " + a + ", " + b + " into " + c +
+           "\n";
   };
   if (!fused)
-    return head + "    %r0 = arith.constant 0 : index\n" + multiply("0", "%r0") +
-           tail;
+    return head + "    %r0 = arith.constant 0 : index\n" +
+           multiply("0", "%r0") + tail;
   std::string mesh = "mesh<d = " + str(p) + ">";
   std::string part = "!axe.buffer<" + str(p) + "x" + str(tile) + "x" + str(n) +
                      "xf32, #axe.layout<S[(" + str(p) + ", " + str(tile) +
@@ -261,8 +263,38 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
          "    %yrow = arith.muli %t, %ty : index\n" + multiply("t", "%row") +
          "    axe.wait %prev at " + mesh + "\n" +
          start("t", "%row", "%yrow", "%next") +
-         "    scf.yield %next : !axe.token\n    }\n" + "    axe.wait %last at " +
-         mesh + "\n" + tail;
+         "    scf.yield %next : !axe.token\n    }\n" +
+         "    axe.wait %last at " + mesh + "\n" + tail;
+}
+
+/// The same product as one axe.gemm at mesh scope (cpu.mesh.gemm): A's
+/// columns and B's rows split over d, Y's rows split over d; the compiler
+/// multiplies the shards and reduce-scatters the partial products. %C is
+/// not used (the partials go to a scratch buffer of its own).
+std::string meshGemmKernel(int64_t m, int64_t k, int64_t n, int64_t p) {
+  std::string memA = "memref<" + str(m) + "x" + str(k) + "xf32>";
+  std::string memB = "memref<" + str(k) + "x" + str(n) + "xf32>";
+  std::string memC = "memref<" + str(m) + "x" + str(n) + "xf32>";
+  std::string memY = "memref<" + str(m / p) + "x" + str(n) + "xf32>";
+  std::string a = "!axe.buffer<" + str(m) + "x" + str(k * p) +
+                  "xf32, #axe.layout<S[(" + str(m) + ", " + str(p) + ", " +
+                  str(k) + ") : (" + str(k) + ", 1@d, 1)]>, global>";
+  std::string b = "!axe.buffer<" + str(k * p) + "x" + str(n) +
+                  "xf32, #axe.layout<S[(" + str(p) + ", " + str(k) + ", " +
+                  str(n) + ") : (1@d, " + str(n) + ", 1)]>, global>";
+  std::string y = "!axe.buffer<" + str(m) + "x" + str(n) +
+                  "xf32, #axe.layout<S[(" + str(p) + ", " + str(m / p) + ", " +
+                  str(n) + ") : (1@d, " + str(n) + ", 1)]>, global>";
+  return "func.func @kernel(%A: " + memA + ", %B: " + memB + ", %C: " + memC +
+         ", %Y: " + memY +
+         ") attributes {llvm.emit_c_interface} {\n"
+         "  axe.kernel {\n"
+         "    %a = axe.view %A[0, 0] : " +
+         memA + " -> " + a + "\n    %b = axe.view %B[0, 0] : " + memB + " -> " +
+         b + "\n    %y = axe.view %Y[0, 0] : " + memY + " -> " + y +
+         "\n    axe.gemm %a, %b into %y at mesh<d = " + str(p) +
+         "> {zero_init} : " + a + ", " + b + " into " + y +
+         "\n  }\n  return\n}\n";
 }
 
 /// Fused GEMM + reduce-scatter against the same generated GEMM followed by
@@ -271,7 +303,9 @@ std::string gemmKernel(int64_t m, int64_t k, int64_t n, int64_t tile,
 void BM_GemmReduceScatter(benchmark::State &state) {
   int64_t m = state.range(0), k = state.range(1), n = state.range(2);
   int64_t tile = state.range(3), p = worldSize();
-  bool fused = state.range(4) != 0;
+  // 0: GEMM then MPI_Reduce_scatter_block; 1: fused; 2: one mesh gemm.
+  int64_t mode = state.range(4);
+  bool fused = mode == 1, mesh = mode == 2;
   std::vector<float> a = addend(m * k), b = addend(k * n), c(m * n),
                      y(m / p * n), reference(m / p * n);
   AxeKernel gemm(gemmKernel(m, k, n, tile, p, /*fused=*/false),
@@ -282,7 +316,14 @@ void BM_GemmReduceScatter(benchmark::State &state) {
   MPI_Allreduce(c.data(), whole.data(), int(m * n), MPI_FLOAT, MPI_SUM,
                 MPI_COMM_WORLD);
   std::unique_ptr<AxeKernel> kernel;
-  if (fused) {
+  if (mesh) {
+    kernel = std::make_unique<AxeKernel>(meshGemmKernel(m, k, n, p),
+                                         AxeToCPUOptions{});
+    std::memcpy(reference.data(), &whole[worldRank() * (m / p) * n],
+                m / p * n * sizeof(float));
+    kernel->run2d({a.data(), b.data(), c.data(), y.data()}, sizes);
+    requireEqual(y, reference, "the mesh-scope gemm");
+  } else if (fused) {
     kernel = std::make_unique<AxeKernel>(gemmKernel(m, k, n, tile, p, true),
                                          AxeToCPUOptions{});
     kernel->define("axe_mpi_start", reinterpret_cast<void *>(&axe_mpi_start));
@@ -301,7 +342,7 @@ void BM_GemmReduceScatter(benchmark::State &state) {
                 m / p * n * sizeof(float));
   }
   auto call = [&] {
-    if (fused) {
+    if (fused || mesh) {
       kernel->run2d({a.data(), b.data(), c.data(), y.data()}, sizes);
       return;
     }
@@ -310,14 +351,15 @@ void BM_GemmReduceScatter(benchmark::State &state) {
                              MPI_SUM, MPI_COMM_WORLD);
   };
   call();
-  if (!fused)
+  if (!fused && !mesh)
     requireEqual(y, reference, "GEMM + MPI_Reduce_scatter_block");
   for (auto _ : state)
     timeIteration(state, call);
   state.counters["GFLOP/s"] = benchmark::Counter(
       double(2 * m * k * n) * state.iterations(), benchmark::Counter::kIsRate);
-  state.SetLabel(fused ? "axe fused (reduce_async per tile)"
-                       : "axe GEMM + MPI_Reduce_scatter_block");
+  state.SetLabel(mesh    ? "axe.gemm at mesh scope (cpu.mesh.gemm)"
+                 : fused ? "axe fused (reduce_async per tile)"
+                         : "axe GEMM + MPI_Reduce_scatter_block");
 }
 
 /// 64 Ki to 16 Mi floats, MPI and generated side by side, and 1 Ki floats,
@@ -334,7 +376,9 @@ void sizes(benchmark::internal::Benchmark *b) {
 /// barrier, so each case is repeated and compared by its median.
 void configure(benchmark::internal::Benchmark *b) {
   sizes(b);
-  b->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
+  b->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->Repetitions(5)
       ->ReportAggregatesOnly(true);
 }
 
@@ -350,9 +394,9 @@ public:
 // Fixed iterations per size: every process must run the same number.
 BENCHMARK(BM_ReduceScatter)->Apply(configure)->Iterations(30);
 BENCHMARK(BM_AllGather)->Apply(configure)->Iterations(30);
-// M, K per process, N, rows per tile, fused.
+// M, K per process, N, rows per tile, mode (see BM_GemmReduceScatter).
 BENCHMARK(BM_GemmReduceScatter)
-    ->ArgsProduct({{1024}, {256}, {512}, {128}, {0, 1}})
+    ->ArgsProduct({{1024}, {256}, {512}, {128}, {0, 1, 2}})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(5)
