@@ -259,6 +259,30 @@ MPIReduction reductionOf(ReduceKind kind) {
   llvm_unreachable("unknown reduce kind");
 }
 
+/// What the MPI runtime needs of each process's shard of a buffer: the
+/// same number of elements on every process that holds one, stored densely
+/// and row-major. `role` names the buffer in the messages.
+Result<bool> checkProcessShards(const Mesh &mesh, const Distribution &dist,
+                                const TileLayout &layout,
+                                ArrayRef<int64_t> shape, StringRef role) {
+  if (!dist.balanced())
+    return fail("the " + role.str() +
+                " is not a balanced distribution over the mesh (" +
+                dist.str(mesh) + ")");
+  return checkDenseLocalStorage(mesh, layout, shape, dist, role);
+}
+
+/// One descriptor per step of the plan.
+Result<bool> describeSteps(MeshPlan &mp) {
+  for (const CollectiveStep &step : mp.plan.steps) {
+    auto d = describeStep(mp, step);
+    if (!d)
+      return d.takeFailure();
+    mp.descriptors.push_back(std::move(*d));
+  }
+  return true;
+}
+
 Result<MeshPlan> planMeshOp(Operation *op) {
   auto iface = cast<OperatorOpInterface>(op);
   ScopeAttr scope = iface.getScope();
@@ -333,27 +357,18 @@ Result<MeshPlan> planMeshOp(Operation *op) {
   if (!plan)
     return plan.takeFailure();
   mp.plan = std::move(*plan);
-  for (auto [dist, layout, shape, role] :
-       {std::make_tuple(&mp.plan.source, &srcLayout,
-                        ArrayRef<int64_t>(srcShape), "source"),
-        std::make_tuple(&mp.plan.destination, &dstLayout, dstType.getShape(),
-                        "target")}) {
-    if (!dist->balanced())
-      return fail(std::string("the ") + role +
-                  " is not a balanced distribution over the mesh (" +
-                  dist->str(mp.plan.mesh) + ")");
-    if (auto ok = checkDenseLocalStorage(*mesh, *layout, shape, *dist, role);
-        !ok)
-      return ok.takeFailure();
-  }
+  if (auto ok = checkProcessShards(*mesh, mp.plan.source, srcLayout, srcShape,
+                                   "source");
+      !ok)
+    return ok.takeFailure();
+  if (auto ok = checkProcessShards(*mesh, mp.plan.destination, dstLayout,
+                                   dstType.getShape(), "target");
+      !ok)
+    return ok.takeFailure();
   if (mp.plan.steps.empty())
     mp.descriptors.push_back(localCopy(mp));
-  for (const CollectiveStep &step : mp.plan.steps) {
-    auto d = describeStep(mp, step);
-    if (!d)
-      return d.takeFailure();
-    mp.descriptors.push_back(std::move(*d));
-  }
+  if (auto ok = describeSteps(mp); !ok)
+    return ok.takeFailure();
   return mp;
 }
 
@@ -571,11 +586,7 @@ Result<OperandShards> shardsOf(const Mesh &mesh, Value value, StringRef role) {
   auto dist = classify(layout, type.getShape(), mesh);
   if (!dist)
     return dist.takeFailure();
-  if (!dist->balanced())
-    return fail(role.str() + " is not a balanced distribution over the mesh (" +
-                dist->str(mesh) + ")");
-  if (auto ok =
-          checkDenseLocalStorage(mesh, layout, type.getShape(), *dist, role);
+  if (auto ok = checkProcessShards(mesh, *dist, layout, type.getShape(), role);
       !ok)
     return ok.takeFailure();
   auto grouped = group(layout, type.getShape());
@@ -595,8 +606,8 @@ Result<MeshGemmPlan> planMeshGemm(GemmOp op) {
   for (Value v : {op.getA(), op.getB(), op.getC()})
     if (auto view = localView(v); !view)
       return view.takeFailure();
-  auto a = shardsOf(*mesh, op.getA(), "A");
-  auto b = shardsOf(*mesh, op.getB(), "B");
+  auto a = shardsOf(*mesh, op.getA(), "operand A");
+  auto b = shardsOf(*mesh, op.getB(), "operand B");
   if (!a || !b)
     return !a ? a.takeFailure() : b.takeFailure();
   unsigned aM = op.getTransposeA() ? 1 : 0, aK = 1 - aM;
@@ -658,12 +669,9 @@ Result<MeshGemmPlan> planMeshGemm(GemmOp op) {
   if (!plan)
     return fail("from the local products to C: " + plan.message());
   mp.plan = std::move(*plan);
-  const Distribution &cDist = mp.plan.destination;
-  if (!cDist.balanced())
-    return fail("C is not a balanced distribution over the mesh (" +
-                cDist.str(*mesh) + ")");
-  if (auto ok = checkDenseLocalStorage(*mesh, ct.getLayout().tile(),
-                                       ct.getShape(), cDist, "C");
+  if (auto ok =
+          checkProcessShards(*mesh, mp.plan.destination, ct.getLayout().tile(),
+                             ct.getShape(), "accumulator C");
       !ok)
     return ok.takeFailure();
   gp.direct = mp.plan.steps.empty();
@@ -677,12 +685,8 @@ Result<MeshGemmPlan> planMeshGemm(GemmOp op) {
                 "), so the gemm cannot accumulate onto it; write zero_init "
                 "and add the old C afterwards");
   }
-  for (const CollectiveStep &step : mp.plan.steps) {
-    auto d = describeStep(mp, step);
-    if (!d)
-      return d.takeFailure();
-    mp.descriptors.push_back(std::move(*d));
-  }
+  if (auto ok = describeSteps(mp); !ok)
+    return ok.takeFailure();
   gp.localA = localBufferType(at, aLocal);
   gp.localB = localBufferType(bt, bLocal);
   gp.localC = localBufferType(ct, pLocal);
