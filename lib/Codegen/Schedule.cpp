@@ -240,5 +240,6 @@ void BackendSet::addDependentDialects(DialectRegistry &registry) const {
 }
 
 TargetCodegen::~TargetCodegen() = default;
+ThreadTargetCodegen::~ThreadTargetCodegen() = default;
 
 } // namespace axe

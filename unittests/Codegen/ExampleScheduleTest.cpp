@@ -60,8 +60,9 @@ Schedule exampleCopy() {
   s.summary = "one load and store per element, addresses from the layouts";
   s.match = [](Operation *op, const ScheduleContext &ctx) {
     auto copy = cast<CopyOp>(op);
-    if (!ctx.codegen)
-      return ScheduleMatch::decline("needs the target's TargetCodegen");
+    if (!ctx.codegen || !ctx.codegen->threads())
+      return ScheduleMatch::decline(
+          "needs element loads and stores (a ThreadTargetCodegen)");
     auto src = cast<BufferType>(copy.getSource().getType());
     auto dst = cast<BufferType>(copy.getTarget().getType());
     if (!addressedByM(src.getLayout()) || !addressedByM(dst.getLayout()))
@@ -77,6 +78,7 @@ Schedule exampleCopy() {
     auto copy = cast<CopyOp>(op);
     const auto &p = std::any_cast<const CopyPlan &>(plan);
     Location loc = op->getLoc();
+    const ThreadTargetCodegen &cg = *ctx.codegen->threads();
     // The buffers as the target holds them.
     TypeConverter types;
     ctx.codegen->populateTypeConversions(types);
@@ -95,13 +97,13 @@ Schedule exampleCopy() {
     emitNest(rw, loc, space, allLoopsExcept(space, {}), ivs, [&](OpBuilder &b) {
       CoordValue from = space.emitPlacement(b, loc, 0, ivs);
       p.src.applySwizzle(b, loc, from);
-      Value v = ctx.codegen->load(b, loc, src, from.get(b, loc, kDefaultAxis),
-                                  elt, /*lanes=*/1);
+      Value v = cg.load(b, loc, src, from.get(b, loc, kDefaultAxis), elt,
+                        /*lanes=*/1);
       // Every replica of the destination gets the value.
       CoordValue to = space.emitPlacement(b, loc, 1, ivs);
       p.dst.forEachPlacement(
           b, loc, to, [&](OpBuilder &nb, Location l, const CoordValue &c) {
-            ctx.codegen->store(nb, l, v, dst, c.get(nb, l, kDefaultAxis));
+            cg.store(nb, l, v, dst, c.get(nb, l, kDefaultAxis));
           });
     });
     rw.eraseOp(op);

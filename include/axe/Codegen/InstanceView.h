@@ -2,7 +2,7 @@
 //
 // The per-instance view of a layout (axe/Layout/InstanceView.h) as IR: given
 // the run-time coordinates of one instance (a lane, a warp, a partition; e.g.
-// from TargetCodegen::axisValue), the logical indices of the elements it
+// from ThreadTargetCodegen::axisValue), the logical indices of the elements it
 // holds and where it keeps them, as index Values. Triton's emitIndices plays
 // this role there. The instance's coordinates fix a logical base once; each
 // element adds a constant (unrolled code, registers) or a loop's step to it.

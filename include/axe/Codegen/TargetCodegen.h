@@ -1,11 +1,14 @@
 //===- TargetCodegen.h - What a backend emits for target facts --*- C++ -*-===//
 //
 // The hooks a schedule calls where the emitted IR depends on the machine
-// rather than on the layouts: the value of a hardware axis, a barrier, a load
-// or store of a vector to a memory space, the widest access, and what a
-// buffer type becomes. Each backend implements it once (Triton's
-// TargetInfoBase plays this role there); schedules written against it and
-// lib/Codegen port between targets of one family.
+// rather than on the layouts. Every backend implements TargetCodegen: its
+// target, a barrier, what a buffer type becomes. Where threads address
+// single elements (CPU, GPU), ThreadTargetCodegen adds the value of a
+// hardware axis, a load or store of a vector to a memory space and the widest
+// access (Triton's TargetInfoBase plays this role there); schedules written
+// against it and lib/Codegen port between those targets. A target whose
+// engines move whole tiles (trn) has no such hooks, and implements only the
+// base.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +23,8 @@
 
 namespace axe {
 
+class ThreadTargetCodegen;
+
 class TargetCodegen {
 public:
   virtual ~TargetCodegen();
@@ -27,27 +32,9 @@ public:
   /// The target it emits for.
   virtual const TargetDescription &target() const = 0;
 
-  /// The value of hardware axis `axis` (laneid, warpid, bx, P, ...) where
-  /// `b` inserts: a loop variable, a special register or a constant; null
-  /// after a diagnostic at `loc` when the axis has no value there.
-  virtual mlir::Value axisValue(mlir::OpBuilder &b, mlir::Location loc,
-                                llvm::StringRef axis) const = 0;
-
   /// A barrier among the threads of one instance of `scope`.
   virtual mlir::LogicalResult barrier(mlir::OpBuilder &b, mlir::Location loc,
                                       ScopeKind scope) const = 0;
-
-  /// `lanes` elements of `elementType` (a scalar when `lanes` is 1) read at
-  /// element offset `address` of `memory`, a value of the converted buffer
-  /// type.
-  virtual mlir::Value load(mlir::OpBuilder &b, mlir::Location loc,
-                           mlir::Value memory, mlir::Value address,
-                           mlir::Type elementType, int64_t lanes) const = 0;
-  virtual void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
-                     mlir::Value memory, mlir::Value address) const = 0;
-
-  /// The widest single access to `space`, in bits.
-  virtual int64_t maxVectorBits(MemorySpace space) const = 0;
 
   /// Whether the code emitted for an operator may move into a private
   /// function of the module, called where the operator was (axe-dispatch's
@@ -64,6 +51,37 @@ public:
   /// What axe buffer types become on this target (the CPU: flat memrefs).
   virtual void
   populateTypeConversions(mlir::TypeConverter &converter) const = 0;
+
+  /// The element-level hooks where threads address single elements; null
+  /// where engines move whole tiles.
+  virtual const ThreadTargetCodegen *threads() const { return nullptr; }
+};
+
+/// A target whose threads address single elements of memory.
+class ThreadTargetCodegen : public TargetCodegen {
+public:
+  ~ThreadTargetCodegen() override;
+
+  const ThreadTargetCodegen *threads() const final { return this; }
+
+  /// The value of hardware axis `axis` (laneid, warpid, bx, ...) where `b`
+  /// inserts: a special register, or an axe.axis_id that a later loop over
+  /// the threads gives its value (the CPU); null after a diagnostic at `loc`
+  /// when the axis has no value there.
+  virtual mlir::Value axisValue(mlir::OpBuilder &b, mlir::Location loc,
+                                llvm::StringRef axis) const = 0;
+
+  /// `lanes` elements of `elementType` (a scalar when `lanes` is 1) read at
+  /// element offset `address` of `memory`, a value of the converted buffer
+  /// type.
+  virtual mlir::Value load(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value memory, mlir::Value address,
+                           mlir::Type elementType, int64_t lanes) const = 0;
+  virtual void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                     mlir::Value memory, mlir::Value address) const = 0;
+
+  /// The widest single access to `space`, in bits.
+  virtual int64_t maxVectorBits(MemorySpace space) const = 0;
 };
 
 } // namespace axe

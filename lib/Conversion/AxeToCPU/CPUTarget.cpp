@@ -20,7 +20,7 @@ namespace {
 /// A CTA runs as one CPU thread, so thread axes and barriers stay in the
 /// axe dialect until convert-axe-to-cpu turns the thread structure into
 /// loops and phases (docs/CPUExecutionModel.md); memory is flat memrefs.
-class CPUTargetCodegen : public TargetCodegen {
+class CPUTargetCodegen : public ThreadTargetCodegen {
 public:
   explicit CPUTargetCodegen(const TargetDescription &target)
       : description(target) {}

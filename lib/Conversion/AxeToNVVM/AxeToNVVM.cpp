@@ -190,7 +190,8 @@ bool hasCTABarrier(PartitionOp p) {
 /// and the warpgroups' (1 + wgid, NVVMTargetCodegen::barrier). ptxas
 /// reserves every id up to the highest a kernel uses, so it is the lowest
 /// free one rather than 15.
-int64_t partitionsBarrierId(gpu::GPUFuncOp func, const TargetCodegen &cg) {
+int64_t partitionsBarrierId(gpu::GPUFuncOp func,
+                            const ThreadTargetCodegen &cg) {
   int64_t warpgroup = cg.target().warpgroupSize();
   int64_t warpgroups =
       warpgroup ? (blockThreads(func) + warpgroup - 1) / warpgroup : 0;
@@ -209,7 +210,8 @@ void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t id,
 
 /// A warp specialization on a GPU is what it says: each warp branches to
 /// the partition that contains it.
-LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func, const TargetCodegen &cg,
+LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
+                                  const ThreadTargetCodegen &cg,
                                   RewriterBase &rw) {
   SmallVector<WarpSpecializeOp> specializations;
   func.walk([&](WarpSpecializeOp ws) { specializations.push_back(ws); });
@@ -459,7 +461,7 @@ DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
 /// a barrier), each buffer at a column offset in it, freed by warp 0 after
 /// a barrier at the end. Maps each tmem axe.alloc to its i32 address.
 FailureOr<DenseMap<Operation *, Value>>
-placeTmemBuffers(gpu::GPUFuncOp func, const TargetCodegen &cg,
+placeTmemBuffers(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
                  RewriterBase &rw) {
   SmallVector<std::pair<AllocOp, int64_t>> buffers;
   int64_t columns = 0;
@@ -547,7 +549,7 @@ placeTmemBuffers(gpu::GPUFuncOp func, const TargetCodegen &cg,
   return placed;
 }
 
-LogicalResult lowerBody(gpu::GPUFuncOp func, const TargetCodegen &cg,
+LogicalResult lowerBody(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
                         RewriterBase &rw, int64_t &dynamicSharedBytes) {
   Block &entry = func.getBody().front();
   if (failed(nvvm::lowerPipelines(

@@ -22,7 +22,7 @@
 
 namespace axe::nvvm {
 
-class NVVMTargetCodegen : public TargetCodegen {
+class NVVMTargetCodegen : public ThreadTargetCodegen {
 public:
   explicit NVVMTargetCodegen(const TargetDescription &target)
       : description(target) {}

@@ -189,7 +189,7 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &a = (*ops)[0], &b = (*ops)[1], &c = (*ops)[2];
-  const TargetCodegen &cg = codegenOf(ctx);
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   SmallVector<std::string, 4> axes = holderAxes(cg.target(), c);
   if (!c.isRegister()) {
     // C in memory: the threads take its elements round robin.

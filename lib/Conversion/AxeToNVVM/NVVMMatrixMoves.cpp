@@ -224,7 +224,7 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &reg = (*ops)[0], &shared = (*ops)[1];
-  const TargetCodegen &cg = *ctx.codegen;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   Value lane = cg.axisValue(rw, loc, "laneid");
   SmallVector<Value, 2> warpBase =
       emitInstanceBase(rw, loc, cg, reg, plan.warpAxes);

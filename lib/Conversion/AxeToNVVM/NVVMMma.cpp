@@ -379,7 +379,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
       return op.emitError("nvvm: ") << r.message();
     ops.push_back(std::move(*r));
   }
-  const TargetCodegen &cg = *ctx.codegen;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   Value lane = cg.axisValue(rw, loc, "laneid");
   MmaEmitter e{rw, loc, plan, ops[0], ops[1], ops[2], op, lane, {}, {}, {}, {}};
   auto laneBase = [&](const Fragment &f) {

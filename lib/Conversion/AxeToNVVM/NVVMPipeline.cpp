@@ -66,7 +66,7 @@ void waitPhase(OpBuilder &b, Location loc, Value group, Value index,
 /// Lane 0 of each warp arrives once the whole warp is here, so the arrival
 /// releases the writes of all its lanes.
 void warpArrive(OpBuilder &b, Location loc, Value group, Value index,
-                int64_t stages, const TargetCodegen &cg) {
+                int64_t stages, const ThreadTargetCodegen &cg) {
   (void)cg.barrier(b, loc, ScopeKind::Warp);
   Value lane = cg.axisValue(b, loc, "laneid");
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
@@ -86,7 +86,7 @@ Value pipelineSlot(OpBuilder &b, Location loc, Value index, int64_t stages) {
 
 FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
                                              Block &entry, int64_t ctaWarps,
-                                             const TargetCodegen &cg) {
+                                             const ThreadTargetCodegen &cg) {
   int64_t stages = cast<PipelineType>(pipeline.getType()).getStages();
   if (auto made = pipeline.getDefiningOp<UnrealizedConversionCastOp>())
     return PipelineBarriers{made.getOperand(0), made.getOperand(1), stages};
@@ -134,7 +134,7 @@ FailureOr<PipelineBarriers> pipelineBarriers(RewriterBase &rw, Value pipeline,
 }
 
 LogicalResult lowerPipelines(Operation *root, Block &entry, int64_t ctaWarps,
-                             const TargetCodegen &cg, RewriterBase &rw) {
+                             const ThreadTargetCodegen &cg, RewriterBase &rw) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,

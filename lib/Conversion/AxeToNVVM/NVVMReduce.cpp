@@ -199,7 +199,7 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
-  const TargetCodegen &cg = codegenOf(ctx);
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   const TargetDescription &t = cg.target();
   Combiner kind = combinerOf(op.getKind());
   Type elt = src.elementType();

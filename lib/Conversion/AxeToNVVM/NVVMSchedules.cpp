@@ -81,7 +81,7 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
-  const TargetCodegen &cg = codegenOf(ctx);
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   Type elt = dst.elementType();
   ScopeKind scope = scopeOf(raw);
   if (dst.isRegister() != src.isRegister() &&
@@ -240,7 +240,7 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
         return spaceOf(v) != MemorySpace::Reg;
       })) {
     const GPUOperand &d = (*ops)[*driver];
-    const TargetCodegen &cg = codegenOf(ctx);
+    const ThreadTargetCodegen &cg = codegenOf(ctx);
     std::optional<HeldView> held;
     if (!holderAxes(cg.target(), d).empty())
       held = emitHeldView(rw, loc, cg, d);

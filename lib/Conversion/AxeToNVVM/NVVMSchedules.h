@@ -4,6 +4,7 @@
 #define AXE_LIB_CONVERSION_AXETONVVM_NVVMSCHEDULES_H
 
 #include "axe/Codegen/Schedule.h"
+#include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Layout/Swizzle.h"
 
@@ -80,7 +81,8 @@ proposeSIMTElementwise(mlir::Operation *op, const ScheduleContext &ctx);
 /// partitions still there) to mbarrier waits and arrivals
 /// (NVVMPipeline.cpp).
 mlir::LogicalResult lowerPipelines(mlir::Operation *root, mlir::Block &entry,
-                                   int64_t ctaWarps, const TargetCodegen &cg,
+                                   int64_t ctaWarps,
+                                   const ThreadTargetCodegen &cg,
                                    mlir::RewriterBase &rw);
 
 } // namespace axe::nvvm

@@ -217,7 +217,7 @@ LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
-  const TargetCodegen &cg = *ctx.codegen;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   Value lane = cg.axisValue(rw, loc, "laneid");
   auto view = InstanceEmitter::get(dst.layout(), dst.shape(), plan.dstAxes);
   CoordValue me;

@@ -103,7 +103,8 @@ void fence(OpBuilder &b, Location loc, NVVM::Tcgen05FenceKind kind) {
 /// mbarrier (made at the kernel's start); every thread of the scope waits
 /// for it, then fences before the barrier that hands the result on. The
 /// insertion point is `op`, which is erased.
-LogicalResult emitIssuedByOneThread(Operation *op, const TargetCodegen &cg,
+LogicalResult emitIssuedByOneThread(Operation *op,
+                                    const ThreadTargetCodegen &cg,
                                     RewriterBase &rw,
                                     function_ref<void(OpBuilder &)> issue) {
   Location loc = op->getLoc();
@@ -132,7 +133,7 @@ LogicalResult emitIssuedByOneThread(Operation *op, const TargetCodegen &cg,
 ScheduleMatch matchInKernel(Operation *op, const ScheduleContext &ctx) {
   if (!op->getParentOfType<KernelOp>())
     return ScheduleMatch::decline("the operator is outside an axe.kernel");
-  if (!ctx.codegen)
+  if (!ctx.codegen || !ctx.codegen->threads())
     return ScheduleMatch::decline("no nvvm code generator for the target");
   if (!ctx.target->hasFeature("tcgen05"))
     return ScheduleMatch::decline(ctx.targetName() + " has no tcgen05");
@@ -235,7 +236,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   Value root = (*tmemRoot(op.getC()))->getResult(0);
-  return emitIssuedByOneThread(op, *ctx.codegen, rw, [&](OpBuilder &b) {
+  return emitIssuedByOneThread(op, codegenOf(ctx), rw, [&](OpBuilder &b) {
     Value d = tmemAddress(b, loc, root, Value(), 0);
     Value idesc = arith::ConstantIntOp::create(b, loc, plan.idesc, 32);
     Value accumulate = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -264,7 +265,8 @@ struct LaneQuarter {
   Value warp, row;
 };
 
-LaneQuarter laneQuarter(OpBuilder &b, Location loc, const TargetCodegen &cg) {
+LaneQuarter laneQuarter(OpBuilder &b, Location loc,
+                        const ThreadTargetCodegen &cg) {
   return {cg.axisValue(b, loc, "wid_in_wg"), cg.axisValue(b, loc, "tid_in_wg")};
 }
 
@@ -318,7 +320,7 @@ LogicalResult rewriteLoad(Operation *raw, const ScheduleContext &ctx,
     return failure();
   const GPUOperand &dst = (*ops)[0];
   Value root = (*tmemRoot(op.getSource()))->getResult(0);
-  LaneQuarter q = laneQuarter(rw, loc, *ctx.codegen);
+  LaneQuarter q = laneQuarter(rw, loc, codegenOf(ctx));
   fence(rw, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   int64_t cols = dst.shape()[1];
   Value lanes = mulIndex(rw, loc, q.warp, 32);
@@ -361,7 +363,7 @@ LogicalResult rewriteFill(Operation *raw, const ScheduleContext &ctx,
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
   Value root = (*tmemRoot(op.getTarget()))->getResult(0);
-  LaneQuarter q = laneQuarter(rw, loc, *ctx.codegen);
+  LaneQuarter q = laneQuarter(rw, loc, codegenOf(ctx));
   fence(rw, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   Value cell =
       arith::BitcastOp::create(rw, loc, rw.getI32Type(), op.getValue());
@@ -434,7 +436,7 @@ LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
     return failure();
   Value root = (*tmemRoot(op.getTarget()))->getResult(0);
   int64_t cols = typeOf(op.getTarget()).getShape()[1];
-  return emitIssuedByOneThread(op, *ctx.codegen, rw, [&](OpBuilder &b) {
+  return emitIssuedByOneThread(op, codegenOf(ctx), rw, [&](OpBuilder &b) {
     Value zero = indexConstant(b, loc, 0);
     for (int64_t c0 = 0; c0 < cols; c0 += 8) {
       Value desc = emitMatrixDescriptor(b, loc, (*ops)[0], plan, zero,

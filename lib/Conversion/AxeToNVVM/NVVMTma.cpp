@@ -345,7 +345,7 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
                          const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<OpTy>(raw);
   const auto &plan = *std::any_cast<TmaPlan>(&anyPlan);
-  const TargetCodegen &cg = *ctx.codegen;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   auto kernel = op->template getParentOfType<KernelOp>();
   auto view = cast<ViewOp>(walkBufferChain(op.getSource())->root);
   Location loc = op.getLoc();

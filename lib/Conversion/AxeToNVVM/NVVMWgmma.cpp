@@ -224,7 +224,7 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   if (failed(ops))
     return failure();
   const GPUOperand &a = (*ops)[0], &bm = (*ops)[1], &c = (*ops)[2];
-  const TargetCodegen &cg = *ctx.codegen;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   const InstructionAtom &atom = *plan.atom;
 
   // The warpgroup's base in C and this thread's base in the atom.

@@ -96,8 +96,9 @@ void Holders::advance(SmallVectorImpl<int64_t> &coord,
 
 TargetPredicate gpuTargets() { return targetKind(TargetKind::GPU); }
 
-const TargetCodegen &codegenOf(const ScheduleContext &ctx) {
-  return *ctx.codegen;
+const ThreadTargetCodegen &codegenOf(const ScheduleContext &ctx) {
+  // matchCommon declined any context without element-level hooks.
+  return *ctx.codegen->threads();
 }
 
 int64_t threadsOf(Operation *op) {
@@ -188,7 +189,7 @@ ScheduleMatch matchCommon(Operation *op, const ScheduleContext &ctx) {
     return ScheduleMatch::decline(
         "the operator is outside an axe.kernel; the nvvm target runs "
         "operators only in kernels");
-  if (!ctx.codegen)
+  if (!ctx.codegen || !ctx.codegen->threads())
     return ScheduleMatch::decline("no nvvm code generator for the target");
   ScopeKind scope = scopeOf(op);
   if (scope > ScopeKind::CTA)

@@ -31,7 +31,7 @@ constexpr int64_t kMaxEnumerated = int64_t(1) << 26;
 
 /// Every GPU target.
 TargetPredicate gpuTargets();
-const TargetCodegen &codegenOf(const ScheduleContext &ctx);
+const ThreadTargetCodegen &codegenOf(const ScheduleContext &ctx);
 /// Threads per CTA of the kernel `op` is in.
 int64_t threadsOf(mlir::Operation *op);
 ScopeKind scopeOf(mlir::Operation *op);
@@ -92,14 +92,14 @@ struct HeldView {
 /// for a tile held by warps). Every other holder has a copy to read, not
 /// one to store: several threads storing the same bytes race.
 mlir::Value emitOneWriter(mlir::OpBuilder &b, mlir::Location loc,
-                          const TargetCodegen &cg, const GPUOperand &reg,
+                          const ThreadTargetCodegen &cg, const GPUOperand &reg,
                           const HeldView &held, ScopeKind scope);
 HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
-                      const TargetCodegen &cg, const GPUOperand &reg);
+                      const ThreadTargetCodegen &cg, const GPUOperand &reg);
 /// The same with the view already made (InstanceEmitter::get of `reg`'s
 /// layout over its holder axes).
 HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
-                      const TargetCodegen &cg, const GPUOperand &reg,
+                      const ThreadTargetCodegen &cg, const GPUOperand &reg,
                       InstanceEmitter view);
 /// Copies between register operand `reg` and memory operand `mem` (of the
 /// same shape and element type; `toMemory` says which way) in runs of up
@@ -111,14 +111,14 @@ HeldView emitHeldView(mlir::OpBuilder &b, mlir::Location loc,
 /// Stores (`toMemory`) are made by one holder per element within an
 /// instance of `scope` (emitOneWriter).
 bool copyHeldRuns(mlir::OpBuilder &b, mlir::Location loc,
-                  const TargetCodegen &cg, const GPUOperand &reg,
+                  const ThreadTargetCodegen &cg, const GPUOperand &reg,
                   const GPUOperand &mem, bool toMemory, ScopeKind scope);
 /// Calls `body` with the logical index of every element of register operand
 /// `reg` the current thread holds; with `writerScope`, only where it is the
 /// element's one writer in an instance of that scope (emitOneWriter), for
 /// bodies that store to memory.
 void forEachHeld(mlir::OpBuilder &b, mlir::Location loc,
-                 const TargetCodegen &cg, const GPUOperand &reg,
+                 const ThreadTargetCodegen &cg, const GPUOperand &reg,
                  LogicalBody body,
                  std::optional<ScopeKind> writerScope = std::nullopt);
 
@@ -143,7 +143,7 @@ struct ScopeRank {
 /// The rank of the current thread among the threads of `op`'s scope
 /// instance; an error on `op` when no thread axis numbers them.
 mlir::FailureOr<ScopeRank> scopeRank(mlir::OpBuilder &b, mlir::Operation *op,
-                                     const TargetCodegen &cg);
+                                     const ThreadTargetCodegen &cg);
 /// dst = src (or = fill) with the elements shared round robin by the
 /// instance's threads, as wide vectors as both layouts allow, global ->
 /// shared by cp.async where the target has it.
@@ -186,7 +186,7 @@ void addStagedSchedule(ScheduleRegistry &r, llvm::StringRef name,
 /// `axes` (its warp's or warpgroup's part); zeros when `axes` is empty.
 llvm::SmallVector<mlir::Value, 2>
 emitInstanceBase(mlir::OpBuilder &b, mlir::Location loc,
-                 const TargetCodegen &cg, const GPUOperand &operand,
+                 const ThreadTargetCodegen &cg, const GPUOperand &operand,
                  llvm::ArrayRef<std::string> axes);
 
 /// One fixed fragment of an atom over one thread axis (laneid for
@@ -214,7 +214,7 @@ struct SiteBarrier {
   mlir::Value parity;
 };
 SiteBarrier createSiteBarrier(mlir::RewriterBase &rw, KernelOp kernel,
-                              const TargetCodegen &cg);
+                              const ThreadTargetCodegen &cg);
 /// The mbarriers of an axe.pipeline: a ring of `stages` for full stages and
 /// one for empty ones (nvgpu mbarrier groups).
 struct PipelineBarriers {
@@ -229,7 +229,8 @@ struct PipelineBarriers {
 /// partitions).
 mlir::FailureOr<PipelineBarriers>
 pipelineBarriers(mlir::RewriterBase &rw, mlir::Value pipeline,
-                 mlir::Block &entry, int64_t ctaWarps, const TargetCodegen &cg);
+                 mlir::Block &entry, int64_t ctaWarps,
+                 const ThreadTargetCodegen &cg);
 /// The slot of stage `index` in a ring of `stages`.
 mlir::Value pipelineSlot(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value index, int64_t stages);

@@ -84,7 +84,7 @@ std::optional<Shape> positionOf(const Fragment &f, int64_t t, int64_t slot) {
 constexpr int64_t kWaitTicks = 10000000;
 
 SiteBarrier createSiteBarrier(RewriterBase &rw, KernelOp kernel,
-                              const TargetCodegen &cg) {
+                              const ThreadTargetCodegen &cg) {
   OpBuilder::InsertionGuard guard(rw);
   Location loc = kernel.getLoc();
   MLIRContext *ctx = rw.getContext();
@@ -128,7 +128,7 @@ Value siteBarrierPointer(OpBuilder &b, Location loc, const SiteBarrier &s) {
 }
 
 SmallVector<Value, 2> emitInstanceBase(OpBuilder &b, Location loc,
-                                       const TargetCodegen &cg,
+                                       const ThreadTargetCodegen &cg,
                                        const GPUOperand &operand,
                                        ArrayRef<std::string> axes) {
   SmallVector<Value, 2> base(operand.shape().size(), indexConstant(b, loc, 0));

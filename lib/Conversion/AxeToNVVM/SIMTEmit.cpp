@@ -107,14 +107,14 @@ SmallVector<std::string, 4> holderAxes(const TargetDescription &target,
   return axes;
 }
 
-HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
+HeldView emitHeldView(OpBuilder &b, Location loc, const ThreadTargetCodegen &cg,
                       const GPUOperand &reg) {
   auto view = InstanceEmitter::get(reg.layout(), reg.shape(),
                                    holderAxes(cg.target(), reg));
   return emitHeldView(b, loc, cg, reg, std::move(*view));
 }
 
-HeldView emitHeldView(OpBuilder &b, Location loc, const TargetCodegen &cg,
+HeldView emitHeldView(OpBuilder &b, Location loc, const ThreadTargetCodegen &cg,
                       const GPUOperand &reg, InstanceEmitter view) {
   SmallVector<std::string, 4> axes = holderAxes(cg.target(), reg);
   HeldView h;
@@ -149,7 +149,8 @@ int64_t threadsPerInstance(const TargetDescription &target, ScopeKind scope) {
 /// i1: whether the digits of the thread index below `instanceThreads` (all
 /// of them for 0) that no axis of `axes` reads are 0; null when the axes
 /// read every one.
-Value unreadDigitsZero(OpBuilder &b, Location loc, const TargetCodegen &cg,
+Value unreadDigitsZero(OpBuilder &b, Location loc,
+                       const ThreadTargetCodegen &cg,
                        ArrayRef<std::string> axes, int64_t instanceThreads) {
   // Each axis reads the digits [threadsPerStep, threadsPerStep * wrap) of
   // the mixed-radix thread index; an instance's threads differ in
@@ -190,7 +191,7 @@ Value unreadDigitsZero(OpBuilder &b, Location loc, const TargetCodegen &cg,
 
 } // namespace
 
-Value emitOneWriter(OpBuilder &b, Location loc, const TargetCodegen &cg,
+Value emitOneWriter(OpBuilder &b, Location loc, const ThreadTargetCodegen &cg,
                     const GPUOperand &reg, const HeldView &held,
                     ScopeKind scope) {
   Value unread = unreadDigitsZero(b, loc, cg, holderAxes(cg.target(), reg),
@@ -205,7 +206,7 @@ Value emitOneWriter(OpBuilder &b, Location loc, const TargetCodegen &cg,
 
 /// Calls `body` with the logical index of every element of the register
 /// operand `reg` the current thread holds.
-void forEachHeld(OpBuilder &b, Location loc, const TargetCodegen &cg,
+void forEachHeld(OpBuilder &b, Location loc, const ThreadTargetCodegen &cg,
                  const GPUOperand &reg, LogicalBody body,
                  std::optional<ScopeKind> writerScope) {
   if (holderAxes(cg.target(), reg).empty()) {
@@ -266,7 +267,7 @@ int64_t outerDivisor(const GPUOperand &mem, const PlainStrides &plain) {
 
 } // namespace
 
-bool copyHeldRuns(OpBuilder &b, Location loc, const TargetCodegen &cg,
+bool copyHeldRuns(OpBuilder &b, Location loc, const ThreadTargetCodegen &cg,
                   const GPUOperand &reg, const GPUOperand &mem, bool toMemory,
                   ScopeKind scope) {
   auto plain = plainStrides(mem);
@@ -396,7 +397,7 @@ SmallVector<Value, 4> mapIndices(OpBuilder &b, Location loc, ValueRange idx,
 /// The rank of the current thread among the threads of `op`'s scope
 /// instance; an error on `op` when no thread axis numbers them.
 FailureOr<ScopeRank> scopeRank(OpBuilder &b, Operation *op,
-                               const TargetCodegen &cg) {
+                               const ThreadTargetCodegen &cg) {
   const TargetDescription &t = cg.target();
   Location loc = op->getLoc();
   ScopeKind scope = scopeOf(op);

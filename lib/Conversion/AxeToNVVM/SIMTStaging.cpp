@@ -59,7 +59,7 @@ MemorySpace spaceOf(Value buffer) {
 /// the start of the kernel with one region per instance of `scope`, and the
 /// current instance's region as a row-major operand of `shape`.
 FailureOr<GPUOperand> stagingBuffer(OpBuilder &b, Location loc, Operation *op,
-                                    const TargetCodegen &cg,
+                                    const ThreadTargetCodegen &cg,
                                     ArrayRef<int64_t> shape, Type elt) {
   const TargetDescription &target = cg.target();
   ScopeKind scope = scopeOf(op);
@@ -115,7 +115,7 @@ FailureOr<GPUOperand> stagingBuffer(OpBuilder &b, Location loc, Operation *op,
 /// Copies register operand `reg` (every thread its held elements) into
 /// its scratch and waits for the scope, so any thread may read it.
 FailureOr<GPUOperand> stageOperand(OpBuilder &b, Location loc, Operation *op,
-                                   const TargetCodegen &cg,
+                                   const ThreadTargetCodegen &cg,
                                    const GPUOperand &reg) {
   auto scratch = stagingBuffer(b, loc, op, cg, reg.shape(), reg.elementType());
   if (failed(scratch))
@@ -132,7 +132,7 @@ FailureOr<GPUOperand> stageOperand(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// Resolves each buffer, reporting a failure on `op`.
-thread_local const TargetCodegen *stagingCodegen = nullptr;
+thread_local const ThreadTargetCodegen *stagingCodegen = nullptr;
 
 FailureOr<std::vector<GPUOperand>> operandsOf(Operation *op, OpBuilder &b,
                                               ValueRange buffers) {
@@ -241,7 +241,7 @@ Schedule::RewriteFn stagedRewrite(Schedule::RewriteFn inner) {
     ScopeKind scope = scopeOf(op);
     llvm::SmallPtrSet<Value, 4> staged(plan.inputs.begin(), plan.inputs.end());
     stagedInputs = &staged;
-    stagingCodegen = ctx.codegen;
+    stagingCodegen = &codegenOf(ctx);
     LogicalResult ok = inner(op, ctx, plan.inner, rw);
     stagedInputs = nullptr;
     stagingCodegen = nullptr;

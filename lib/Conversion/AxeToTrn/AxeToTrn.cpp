@@ -38,7 +38,8 @@ namespace {
 
 /// A NeuronCore has one control thread that issues to its engines; the
 /// engines' queues and semaphores order instructions by the buffers they
-/// touch, so a barrier emits nothing and there are no thread axes.
+/// touch, so a barrier emits nothing. Engines move whole tiles, so there are
+/// no thread axes and no element loads or stores (no threads()).
 class TrnTargetCodegen : public TargetCodegen {
 public:
   explicit TrnTargetCodegen(const TargetDescription &target)
@@ -46,26 +47,9 @@ public:
 
   const TargetDescription &target() const override { return description; }
 
-  Value axisValue(OpBuilder &, Location loc, StringRef axis) const override {
-    emitError(loc) << "trn: axis " << axis
-                   << " has no value; a NeuronCore kernel has no threads";
-    return {};
-  }
-
   LogicalResult barrier(OpBuilder &, Location, ScopeKind) const override {
     return success();
   }
-
-  Value load(OpBuilder &, Location loc, Value, Value, Type,
-             int64_t) const override {
-    emitError(loc) << "trn: engines read whole tiles, not elements";
-    return {};
-  }
-  void store(OpBuilder &, Location loc, Value, Value, Value) const override {
-    emitError(loc) << "trn: engines write whole tiles, not elements";
-  }
-
-  int64_t maxVectorBits(MemorySpace) const override { return 0; }
 
   void populateTypeConversions(TypeConverter &converter) const override {
     converter.addConversion([](BufferType type) -> std::optional<Type> {
