@@ -27,8 +27,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -81,36 +79,6 @@ FailureOr<const TargetDescription *> resolveTarget(Operation *anchor,
 //===----------------------------------------------------------------------===//
 // Outlining
 //===----------------------------------------------------------------------===//
-
-/// What the kernel takes from its function: memrefs and scalars become
-/// arguments (the function's own arguments first, in order), constants are
-/// cloned.
-struct Captures {
-  SmallVector<Value> arguments;
-  SmallVector<Value> constants;
-};
-
-FailureOr<Captures> captures(KernelOp kernel) {
-  SmallVector<Value> ordered = capturedValues(kernel);
-  Captures c;
-  for (Value v : ordered) {
-    if (matchPattern(v, m_Constant())) {
-      c.constants.push_back(v);
-      continue;
-    }
-    Type t = v.getType();
-    // Pointers are TMA descriptors the host made.
-    if (isa<MemRefType, IndexType, IntegerType, FloatType,
-            LLVM::LLVMPointerType>(t)) {
-      c.arguments.push_back(v);
-      continue;
-    }
-    return kernel.emitError("nvvm: the kernel uses a value of type ")
-           << t << " from its function; a GPU kernel takes memrefs and "
-           << "scalars";
-  }
-  return c;
-}
 
 /// Every operator must have been dispatched; anything else of axe that is
 /// left is plumbing this pass lowers.
@@ -658,88 +626,112 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
   return success();
 }
 
-LogicalResult outlineKernel(KernelOp kernel, const TargetDescription &target,
-                            StringRef name, RewriterBase &rw) {
-  if (failed(checkDispatched(kernel)))
-    return failure();
-  // The kernel's own target was checked by its verifier; a chip given to
-  // the pass was not.
-  if (int64_t(kernel.getThreads()) > target.maxThreadsPerCTA)
-    return kernel.emitError("nvvm: ")
-           << kernel.getThreads() << " threads per CTA; " << target.name
-           << " runs at most " << target.maxThreadsPerCTA;
-  auto caught = captures(kernel);
-  if (failed(caught))
-    return failure();
-  auto module = kernel->getParentOfType<ModuleOp>();
-  Location loc = kernel.getLoc();
-  MLIRContext *ctx = rw.getContext();
+/// A kernel as a gpu.func in a gpu.module of its own, launched by
+/// gpu.launch_func.
+class NVVMKernelOutlining : public KernelOutlining {
+public:
+  explicit NVVMKernelOutlining(StringRef chip) : chip(chip) {}
 
-  // gpu.module @<name>s [#nvvm.target<chip, features>].
-  rw.setInsertionPointToEnd(module.getBody());
-  auto nvvmTarget =
-      NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
-                                target.chip, ptxFeatures(target));
-  auto gpuModule = gpu::GPUModuleOp::create(rw, loc, (name + "s").str(),
-                                            rw.getArrayAttr({nvvmTarget}));
-  SmallVector<Type> argTypes;
-  for (Value v : caught->arguments)
-    argTypes.push_back(v.getType());
-  rw.setInsertionPointToStart(gpuModule.getBody());
-  auto func =
-      gpu::GPUFuncOp::create(rw, loc, name, rw.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), rw.getUnitAttr());
-  int32_t threads = int32_t(kernel.getThreads());
-  func.setKnownBlockSizeAttr(rw.getDenseI32ArrayAttr({threads, 1, 1}));
-
-  // The body, with captured values mapped to arguments or clones.
-  Block &entry = func.getBody().front();
-  IRMapping map;
-  for (auto [v, arg] : llvm::zip(caught->arguments, entry.getArguments()))
-    map.map(v, arg);
-  rw.setInsertionPointToStart(&entry);
-  for (Value c : caught->constants)
-    map.map(c, rw.clone(*c.getDefiningOp())->getResult(0));
-  for (Operation &op : kernel.getBody().front().without_terminator())
-    rw.clone(op, map);
-  gpu::ReturnOp::create(rw, loc);
-
-  nvvm::NVVMTargetCodegen cg(target);
-  int64_t dynamicSharedBytes = 0;
-  if (failed(lowerBody(func, cg, rw, dynamicSharedBytes)))
-    return failure();
-
-  // The launch in the host.
-  rw.setInsertionPoint(kernel);
-  SmallVector<Value, 3> grid;
-  for (OpFoldResult g : kernel.getMixedGrid())
-    grid.push_back(getValueOrCreateConstantIndexOp(rw, loc, g));
-  Value one = arith::ConstantIndexOp::create(rw, loc, 1);
-  while (grid.size() < 3)
-    grid.push_back(one);
-  Value block = arith::ConstantIndexOp::create(rw, loc, threads);
-  // Clusters launch as such (cuLaunchKernelEx), so the hardware co-schedules
-  // a cluster's CTAs; each CTA's place in it is read from its block id.
-  std::optional<gpu::KernelDim3> cluster;
-  if (std::optional<ArrayRef<int64_t>> dims = kernel.getCluster();
-      dims && llvm::any_of(*dims, [](int64_t d) { return d > 1; })) {
-    SmallVector<Value, 3> c;
-    for (int64_t d : *dims)
-      c.push_back(arith::ConstantIndexOp::create(rw, loc, d));
-    while (c.size() < 3)
-      c.push_back(one);
-    cluster = gpu::KernelDim3{c[0], c[1], c[2]};
+  StringRef backend() const override { return "nvvm"; }
+  StringRef nameSuffix() const override { return "_kernel"; }
+  std::string orphanName() const override { return "kernel"; }
+  StringRef takes() const override {
+    return "a GPU kernel takes memrefs and scalars";
   }
-  gpu::LaunchFuncOp::create(
-      rw, loc, func, gpu::KernelDim3{grid[0], grid[1], grid[2]},
-      gpu::KernelDim3{block, one, one},
-      dynamicSharedBytes
-          ? Value(arith::ConstantIntOp::create(rw, loc, dynamicSharedBytes, 32))
-          : Value(),
-      caught->arguments, Type(), ValueRange(), cluster);
-  rw.eraseOp(kernel);
-  return success();
-}
+
+  Type argumentType(Value v) const override {
+    Type t = v.getType();
+    // Pointers are TMA descriptors the host made.
+    if (isa<MemRefType, IndexType, IntegerType, FloatType,
+            LLVM::LLVMPointerType>(t))
+      return t;
+    return {};
+  }
+
+  LogicalResult prepare(KernelOp kernel) override {
+    auto resolved = resolveTarget(kernel, chip);
+    if (failed(resolved))
+      return failure();
+    target = *resolved;
+    if (failed(checkDispatched(kernel)))
+      return failure();
+    // The kernel's own target was checked by its verifier; a chip given to
+    // the pass was not.
+    if (int64_t(kernel.getThreads()) > target->maxThreadsPerCTA)
+      return kernel.emitError("nvvm: ")
+             << kernel.getThreads() << " threads per CTA; " << target->name
+             << " runs at most " << target->maxThreadsPerCTA;
+    return success();
+  }
+
+  Operation *createFunction(KernelOp kernel, StringRef name,
+                            TypeRange argumentTypes,
+                            RewriterBase &rw) override {
+    auto module = kernel->getParentOfType<ModuleOp>();
+    Location loc = kernel.getLoc();
+    // gpu.module @<name>s [#nvvm.target<chip, features>].
+    rw.setInsertionPointToEnd(module.getBody());
+    auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+        rw.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", target->chip,
+        ptxFeatures(*target));
+    auto gpuModule = gpu::GPUModuleOp::create(rw, loc, (name + "s").str(),
+                                              rw.getArrayAttr({nvvmTarget}));
+    rw.setInsertionPointToStart(gpuModule.getBody());
+    auto func = gpu::GPUFuncOp::create(rw, loc, name,
+                                       rw.getFunctionType(argumentTypes, {}));
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), rw.getUnitAttr());
+    func.setKnownBlockSizeAttr(
+        rw.getDenseI32ArrayAttr({int32_t(kernel.getThreads()), 1, 1}));
+    rw.setInsertionPointToEnd(&func.getBody().front());
+    gpu::ReturnOp::create(rw, loc);
+    return func;
+  }
+
+  LogicalResult lowerBody(Operation *function, RewriterBase &rw) override {
+    nvvm::NVVMTargetCodegen cg(*target);
+    dynamicSharedBytes = 0;
+    return axe::lowerBody(cast<gpu::GPUFuncOp>(function), cg, rw,
+                          dynamicSharedBytes);
+  }
+
+  void launch(KernelOp kernel, Operation *function,
+              const KernelCaptures &captures, RewriterBase &rw) override {
+    Location loc = kernel.getLoc();
+    SmallVector<Value, 3> grid;
+    for (OpFoldResult g : kernel.getMixedGrid())
+      grid.push_back(getValueOrCreateConstantIndexOp(rw, loc, g));
+    Value one = arith::ConstantIndexOp::create(rw, loc, 1);
+    while (grid.size() < 3)
+      grid.push_back(one);
+    Value block = arith::ConstantIndexOp::create(rw, loc, kernel.getThreads());
+    // Clusters launch as such (cuLaunchKernelEx), so the hardware
+    // co-schedules a cluster's CTAs; each CTA's place in it is read from its
+    // block id.
+    std::optional<gpu::KernelDim3> cluster;
+    if (std::optional<ArrayRef<int64_t>> dims = kernel.getCluster();
+        dims && llvm::any_of(*dims, [](int64_t d) { return d > 1; })) {
+      SmallVector<Value, 3> c;
+      for (int64_t d : *dims)
+        c.push_back(arith::ConstantIndexOp::create(rw, loc, d));
+      while (c.size() < 3)
+        c.push_back(one);
+      cluster = gpu::KernelDim3{c[0], c[1], c[2]};
+    }
+    gpu::LaunchFuncOp::create(
+        rw, loc, cast<gpu::GPUFuncOp>(function),
+        gpu::KernelDim3{grid[0], grid[1], grid[2]},
+        gpu::KernelDim3{block, one, one},
+        dynamicSharedBytes ? Value(arith::ConstantIntOp::create(
+                                 rw, loc, dynamicSharedBytes, 32))
+                           : Value(),
+        captures.arguments, Type(), ValueRange(), cluster);
+  }
+
+private:
+  StringRef chip;
+  const TargetDescription *target = nullptr;
+  int64_t dynamicSharedBytes = 0;
+};
 
 struct ConvertAxeToNVVMPass
     : public impl::ConvertAxeToNVVMBase<ConvertAxeToNVVMPass> {
@@ -749,27 +741,8 @@ struct ConvertAxeToNVVMPass
     ModuleOp module = getOperation();
     if (failed(requireConcreteLayouts(module, getArgument())))
       return signalPassFailure();
-    SmallVector<KernelOp> kernels;
-    module.walk([&](KernelOp k) { kernels.push_back(k); });
-    llvm::StringMap<unsigned> perFunction, seen;
-    for (KernelOp k : kernels)
-      if (auto host = k->getParentOfType<func::FuncOp>())
-        ++perFunction[host.getName()];
-    IRRewriter rw(&getContext());
-    bool ok = true;
-    for (KernelOp k : kernels) {
-      auto target = resolveTarget(k, chip);
-      if (failed(target)) {
-        ok = false;
-        continue;
-      }
-      auto host = k->getParentOfType<func::FuncOp>();
-      std::string name = host ? (host.getName() + "_kernel").str() : "kernel";
-      if (host && perFunction[host.getName()] > 1)
-        name += std::to_string(seen[host.getName()]++);
-      ok &= succeeded(outlineKernel(k, **target, name, rw));
-    }
-    if (!ok)
+    NVVMKernelOutlining outlining(chip);
+    if (failed(outlineKernels(module, outlining)))
       return signalPassFailure();
     // Each launch's closest module holds its gpu.module (inputs may nest
     // modules).

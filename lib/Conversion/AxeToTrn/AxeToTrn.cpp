@@ -19,8 +19,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -76,33 +74,6 @@ MemRefType hbmType(MemRefType type) {
                          type.getLayout(), space);
 }
 
-/// What the kernel takes from its function: memrefs become arguments,
-/// constants are cloned into it.
-struct Captures {
-  SmallVector<Value> memrefs;
-  SmallVector<Value> constants;
-};
-
-FailureOr<Captures> captures(KernelOp kernel) {
-  SmallVector<Value> ordered = capturedValues(kernel);
-  Captures c;
-  for (Value v : ordered) {
-    if (isa<MemRefType>(v.getType())) {
-      c.memrefs.push_back(v);
-      continue;
-    }
-    if (matchPattern(v, m_Constant())) {
-      c.constants.push_back(v);
-      continue;
-    }
-    return kernel.emitError("trn: the kernel uses a value of type ")
-           << v.getType()
-           << " from its function that is not a constant; a trn kernel "
-              "takes memrefs (in hbm) and constants";
-  }
-  return c;
-}
-
 /// The trn.alloc of each axe.alloc, in place of the casts the schedules
 /// made to its storage.
 LogicalResult lowerAlloc(AllocOp alloc, RewriterBase &rw) {
@@ -149,62 +120,67 @@ LogicalResult eraseBufferOps(func::FuncOp fn, RewriterBase &rw) {
   return failure(left.wasInterrupted());
 }
 
-LogicalResult outlineKernel(KernelOp kernel, StringRef name, RewriterBase &rw) {
-  for (int64_t g : kernel.getStaticGrid())
-    if (g != 1)
-      return kernel.emitError("trn: a trn kernel runs on one NeuronCore; "
-                              "its grid must be one CTA");
-  if (!kernel.getGrid().empty())
-    return kernel.emitError("trn: a trn kernel has no run-time grid");
-  FailureOr<Captures> c = captures(kernel);
-  if (failed(c))
-    return failure();
-  auto host = kernel->getParentOfType<func::FuncOp>();
-  if (!host)
-    return kernel.emitError("trn: the kernel is not in a func.func");
+/// A kernel as a func.func marked trn.kernel, taking its memrefs in hbm,
+/// called by its host function.
+class TrnKernelOutlining : public KernelOutlining {
+public:
+  StringRef backend() const override { return "trn"; }
+  StringRef nameSuffix() const override { return "_trn"; }
+  StringRef takes() const override {
+    return "a trn kernel takes memrefs (in hbm) and constants";
+  }
 
-  SmallVector<Type> argTypes;
-  for (Value v : c->memrefs)
-    argTypes.push_back(hbmType(cast<MemRefType>(v.getType())));
-  rw.setInsertionPointAfter(host);
-  auto fn = func::FuncOp::create(rw, kernel.getLoc(), name,
-                                 rw.getFunctionType(argTypes, {}));
-  fn->setAttr("trn.kernel", rw.getUnitAttr());
-  Block *entry = fn.addEntryBlock();
-  rw.setInsertionPointToStart(entry);
-  IRMapping constants;
-  for (Value v : c->constants)
-    constants.map(v, rw.clone(*v.getDefiningOp())->getResult(0));
-  // Move the body, then point it at the arguments and the clones.
-  Block &body = kernel.getBody().front();
-  entry->getOperations().splice(entry->end(), body.getOperations());
-  rw.setInsertionPointToEnd(entry);
-  func::ReturnOp::create(rw, kernel.getLoc());
-  auto inKernel = [&](OpOperand &use) {
-    return fn->isProperAncestor(use.getOwner());
-  };
-  for (auto [v, arg] : llvm::zip(c->memrefs, entry->getArguments()))
-    rw.replaceUsesWithIf(v, arg, inKernel);
-  for (Value v : c->constants)
-    rw.replaceUsesWithIf(v, constants.lookup(v), inKernel);
-  // The schedules cast host memrefs to hbm; the arguments already are.
-  fn.walk([&](memref::MemorySpaceCastOp cast) {
-    if (cast.getSource().getType() == cast.getResult().getType())
-      rw.replaceOp(cast, cast.getSource());
-  });
-  if (failed(eraseBufferOps(fn, rw)))
-    return failure();
+  Type argumentType(Value v) const override {
+    if (auto memref = dyn_cast<MemRefType>(v.getType()))
+      return hbmType(memref);
+    return {};
+  }
 
-  // The host calls the kernel on its memrefs, seen as hbm.
-  rw.setInsertionPoint(kernel);
-  SmallVector<Value> args;
-  for (auto [v, t] : llvm::zip(c->memrefs, argTypes))
-    args.push_back(
-        memref::MemorySpaceCastOp::create(rw, kernel.getLoc(), t, v));
-  func::CallOp::create(rw, kernel.getLoc(), fn, args);
-  rw.eraseOp(kernel);
-  return success();
-}
+  LogicalResult prepare(KernelOp kernel) override {
+    for (int64_t g : kernel.getStaticGrid())
+      if (g != 1)
+        return kernel.emitError("trn: a trn kernel runs on one NeuronCore; "
+                                "its grid must be one CTA");
+    if (!kernel.getGrid().empty())
+      return kernel.emitError("trn: a trn kernel has no run-time grid");
+    if (!kernel->getParentOfType<func::FuncOp>())
+      return kernel.emitError("trn: the kernel is not in a func.func");
+    return success();
+  }
+
+  Operation *createFunction(KernelOp kernel, StringRef name,
+                            TypeRange argumentTypes,
+                            RewriterBase &rw) override {
+    rw.setInsertionPointAfter(kernel->getParentOfType<func::FuncOp>());
+    auto fn = func::FuncOp::create(rw, kernel.getLoc(), name,
+                                   rw.getFunctionType(argumentTypes, {}));
+    fn->setAttr("trn.kernel", rw.getUnitAttr());
+    rw.setInsertionPointToEnd(fn.addEntryBlock());
+    func::ReturnOp::create(rw, kernel.getLoc());
+    return fn;
+  }
+
+  LogicalResult lowerBody(Operation *function, RewriterBase &rw) override {
+    auto fn = cast<func::FuncOp>(function);
+    // The schedules cast host memrefs to hbm; the arguments already are.
+    fn.walk([&](memref::MemorySpaceCastOp cast) {
+      if (cast.getSource().getType() == cast.getResult().getType())
+        rw.replaceOp(cast, cast.getSource());
+    });
+    return eraseBufferOps(fn, rw);
+  }
+
+  void launch(KernelOp kernel, Operation *function,
+              const KernelCaptures &captures, RewriterBase &rw) override {
+    // The host calls the kernel on its memrefs, seen as hbm.
+    SmallVector<Value> args;
+    for (auto [v, t] : llvm::zip(captures.arguments, captures.argumentTypes))
+      args.push_back(
+          memref::MemorySpaceCastOp::create(rw, kernel.getLoc(), t, v));
+    func::CallOp::create(rw, kernel.getLoc(), cast<func::FuncOp>(function),
+                         args);
+  }
+};
 
 struct ConvertAxeToTrnPass
     : public impl::ConvertAxeToTrnBase<ConvertAxeToTrnPass> {
@@ -212,25 +188,8 @@ struct ConvertAxeToTrnPass
     ModuleOp module = getOperation();
     if (failed(requireConcreteLayouts(module, getArgument())))
       return signalPassFailure();
-    SmallVector<KernelOp> kernels;
-    module.walk([&](KernelOp k) { kernels.push_back(k); });
-    IRRewriter rw(&getContext());
-    llvm::StringMap<unsigned> perFunction;
-    for (KernelOp k : kernels) {
-      auto host = k->getParentOfType<func::FuncOp>();
-      if (host)
-        ++perFunction[host.getName()];
-    }
-    llvm::StringMap<unsigned> seen;
-    bool ok = true;
-    for (KernelOp k : kernels) {
-      auto host = k->getParentOfType<func::FuncOp>();
-      std::string name = host ? (host.getName() + "_trn").str() : "kernel_trn";
-      if (host && perFunction[host.getName()] > 1)
-        name += std::to_string(seen[host.getName()]++);
-      ok &= succeeded(outlineKernel(k, name, rw));
-    }
-    if (!ok)
+    TrnKernelOutlining outlining;
+    if (failed(outlineKernels(module, outlining)))
       return signalPassFailure();
     // Nothing of the axe dialect is left: axe-trn-sim reads the output.
     module.walk(
