@@ -15,15 +15,21 @@ consumers reach barrier i only after their wgmma of buffer i - 1 has
 completed). Every stage sits at a static shared offset, since the tma
 schedule needs the alignment of its box.
 
-Usage: gen_gemm_sm90.py NAME N K BN G [merged | ring | persistent CTAS] > NAME.mlir
+Usage: gen_gemm_sm90.py [--in=f16|bf16] [--out=f32|f16|bf16]
+           NAME N K BN G [merged | ring | persistent CTAS] > NAME.mlir
 (merged: each buffer's G stages side by side along K, multiplied by one
 axe.gemm of K = 64G; see emit_merged. ring: G stages in a ring handed over
 through an axe.pipeline instead of CTA barriers; see emit_ring.
 persistent: that ring in at most CTAS CTAs looping over the tiles; see
 emit_persistent.)
 (M is dynamic; the kernel takes the number of 128-row tiles.)
+--in: the element type of A and B (f16 by default; bf16 takes wgmma's bf16
+form). --out: C's (f32 by default); the accumulator is f32 either way and
+is rounded to f16 or bf16 (to nearest even) as it is stored, as LLM layers
+keep their activations.
 """
 
+import re
 import sys
 
 
@@ -404,13 +410,59 @@ def constants(text, stages, bn):
     return text.replace("    %zero = arith.constant", decl + "    %zero = arith.constant", 1)
 
 
-if __name__ == "__main__":
-    name, n, k, bn, g = sys.argv[1], *map(int, sys.argv[2:6])
-    form = sys.argv[6] if len(sys.argv) > 6 else ""
+def retype(text, in_type, out_type):
+    """The kernel with A and B of `in_type` and C of `out_type`: the
+    generators write f16 operands and an f32 C, and every f16 in their
+    output is an operand's, every f32 on C's view or memref is C's."""
+    if in_type != "f16":
+        text = re.sub(r"(\b|(?<=\dx))f16\b", in_type, text)
+    if out_type != "f32":
+        text = re.sub(r"(memref<\?x\d+x)f32>", rf"\g<1>{out_type}>", text)
+        text = re.sub(r"(!axe\.buffer<\d+x\d+x)f32(, #gC, global>)",
+                      rf"\g<1>{out_type}\g<2>", text)
+        text = text.replace(" f32) = A", f" {out_type}) = A")
+        # A copy does not narrow: an elementwise op rounds the accumulator
+        # into a register tile of C's type in the same layout, whose copy
+        # stores each thread's adjacent pairs as one 32-bit store (an
+        # elementwise op straight into C would store every 16-bit element
+        # alone); no extra registers or spills (ptxas).
+        def epilogue(m):
+            pad, t_acc, t_c = m[1], m[2], m[3]
+            t_n = t_acc.replace("xf32,", f"x{out_type},")
+            return (f"{pad}%accN = axe.alloc : {t_n}\n"
+                    f"{pad}axe.elementwise ins(%acc : {t_acc}) "
+                    f"outs(%accN : {t_n}) at warpgroup {{\n"
+                    f"{pad}^bb0(%x: f32):\n"
+                    f"{pad}  %y = arith.truncf %x : f32 to {out_type}\n"
+                    f"{pad}  axe.yield %y : {out_type}\n"
+                    f"{pad}}}\n"
+                    f"{pad}axe.copy %accN to %gC at warpgroup : {t_n} to {t_c}\n")
+        text = re.sub(
+            r"( *)axe\.copy %acc to %gC at warpgroup : (!axe\.buffer<[^>]*>) "
+            r"to (!axe\.buffer<[^>]*>)\n", epilogue, text)
+    return text
+
+
+def main(argv):
+    types = {"in": "f16", "out": "f32"}
+    while argv and argv[0].startswith("--"):
+        key, _, value = argv.pop(0)[2:].partition("=")
+        allowed = {"in": ("f16", "bf16"), "out": ("f32", "f16", "bf16")}
+        if key not in allowed or value not in allowed[key]:
+            sys.exit(f"gen_gemm_sm90.py: --{key}={value}: expected --in=f16|bf16 "
+                     "or --out=f32|f16|bf16")
+        types[key] = value
+    name, n, k, bn, g = argv[0], *map(int, argv[1:5])
+    form = argv[5] if len(argv) > 5 else ""
     if form == "persistent":
-        sys.stdout.write(emit_persistent(name, n, k, bn, g, int(sys.argv[7])))
+        text = emit_persistent(name, n, k, bn, g, int(argv[6]))
     elif form == "ring":
-        sys.stdout.write(constants(emit_ring(name, n, k, bn, g), g, bn))
+        text = constants(emit_ring(name, n, k, bn, g), g, bn)
     else:
         body = (emit_merged if form == "merged" else emit)(name, n, k, bn, g)
-        sys.stdout.write(constants(body, 2 * g, bn))
+        text = constants(body, 2 * g, bn)
+    sys.stdout.write(retype(text, types["in"], types["out"]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
