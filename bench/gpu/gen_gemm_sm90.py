@@ -16,12 +16,13 @@ completed). Every stage sits at a static shared offset, since the tma
 schedule needs the alignment of its box.
 
 Usage: gen_gemm_sm90.py [--in=f16|bf16] [--out=f32|f16|bf16]
-           NAME N K BN G [merged | ring | persistent CTAS] > NAME.mlir
+           NAME N K BN G [merged | ring [grouped E] | persistent CTAS] > NAME.mlir
 (merged: each buffer's G stages side by side along K, multiplied by one
 axe.gemm of K = 64G; see emit_merged. ring: G stages in a ring handed over
 through an axe.pipeline instead of CTA barriers; see emit_ring.
 persistent: that ring in at most CTAS CTAs looping over the tiles; see
-emit_persistent.)
+emit_persistent. ring grouped E: the ring as a grouped GEMM over E experts'
+weights, for a mixture-of-experts layer; see grouped.)
 (M is dynamic; the kernel takes the number of 128-row tiles.)
 --in: the element type of A and B (f16 by default; bf16 takes wgmma's bf16
 form). --out: C's (f32 by default); the accumulator is f32 either way and
@@ -443,6 +444,30 @@ def retype(text, in_type, out_type):
     return text
 
 
+def grouped(text, n, k, experts):
+    """The ring kernel as a grouped GEMM over `experts` weight matrices: B
+    holds the experts' N x K matrices one after another (experts * N rows),
+    and the kernel takes a routing array, the expert of each 128-row tile of
+    A (tokens sorted by expert, each expert's rows padded to a multiple of
+    128). CTA (bx, by) multiplies tile bx by expert tileExpert[bx]'s
+    columns n0 .. n0 + BN."""
+    text = text.replace(f"memref<{n}x{k}x", f"memref<{experts * n}x{k}x")
+    text = re.sub(r"(%C: memref<\?x\d+x\w+>), %mTiles: index\)",
+                  r"\1, %tileExpert: memref<?xi32>, %mTiles: index)", text)
+    text = text.replace(
+        "      %n0 = arith.muli %by, %cBN : index\n",
+        "      %n0 = arith.muli %by, %cBN : index\n"
+        "      %expertRaw = memref.load %tileExpert[%bx] : memref<?xi32>\n"
+        "      %expert = arith.index_cast %expertRaw : i32 to index\n"
+        "      %expertRow = arith.muli %expert, %cN : index\n"
+        "      %nB = arith.addi %expertRow, %n0 : index\n", 1)
+    text = text.replace("axe.view %B[%n0, ", "axe.view %B[%nB, ")
+    text = text.replace("    %zero = arith.constant",
+                        f"    %cN = arith.constant {n} : index\n"
+                        "    %zero = arith.constant", 1)
+    return text.replace(" ring:\n", f" ring grouped {experts}:\n", 1)
+
+
 def main(argv):
     types = {"in": "f16", "out": "f32"}
     while argv and argv[0].startswith("--"):
@@ -458,6 +483,10 @@ def main(argv):
         text = emit_persistent(name, n, k, bn, g, int(argv[6]))
     elif form == "ring":
         text = constants(emit_ring(name, n, k, bn, g), g, bn)
+        if len(argv) > 6:
+            if argv[6] != "grouped" or len(argv) != 8:
+                sys.exit("gen_gemm_sm90.py: after ring: grouped EXPERTS")
+            text = grouped(text, n, k, int(argv[7]))
     else:
         body = (emit_merged if form == "merged" else emit)(name, n, k, bn, g)
         text = constants(body, 2 * g, bn)
