@@ -89,6 +89,13 @@ try:
 except (OSError, subprocess.SubprocessError):
     pass
 config.substitutions.append(("%cuda_chip", cuda_chip))
+# The CUDA toolkit's headers and cuBLAS, to build (not run) the GPU
+# benchmark driver here; %cuda_home names the toolkit.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_home, "include", "cublas_v2.h")) and \
+        shutil.which("g++"):
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_home", cuda_home))
 if ptxas:
     config.substitutions.append(
         ("%check_ptxas", "python3 " + os.path.join(

@@ -5,8 +5,11 @@ The GPU machine has CUDA and a C++ compiler but no LLVM or MLIR, so this
 script compiles each program here down to x86-64 object files whose
 gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
 
-  * the benchmark kernels of this folder (gemm_sm90_4096*.mlir), for
-    GemmVsCublas.cpp, which includes their list (kernels.inc);
+  * the benchmark kernels of this folder (gemm_sm90_4096*.mlir), and with
+    --gemm-shapes FILE one kernel per line of FILE ("NAME N K IN OUT
+    [GENERATOR ARGS]", written by gen_gemm_sm90.py, by default a 128x256
+    tile and a ring of 4 stages: "256 4 ring"), for GemmBench.cpp, which
+    includes their list with each kernel's N, K and types (kernels.inc);
   * every test of test/Integration/CrossTarget and test/GPUSim that the GPU
     interpreter runs from an axe source for sm_90 (its
     `axe-to-nvvm=chip=sm_90 | axe-gpu-run` RUN line): the kernel
@@ -30,7 +33,8 @@ run-on-gpu.sh reads that folder on the GPU machine; check.py runs FileCheck
 on what comes back and compares the random kernels' cells.
 
 Usage: bench/gpu/prepare.py BUILD_DIR OUT_DIR [--chip sm_90] [--tests-only]
-       [--kernels REGEX] [--random N [--random-only] [--random-from DIR]]
+       [--kernels REGEX] [--gemm-shapes FILE] [--bench-only]
+       [--random N [--random-only] [--random-from DIR]]
 """
 
 import argparse
@@ -124,6 +128,13 @@ def main():
     ap.add_argument("--kernels", default="",
                     help="only the benchmark kernels whose names match this "
                          "regular expression (all by default)")
+    ap.add_argument("--bench-only", action="store_true",
+                    help="only the GEMM kernels (checked in, and those of "
+                         "--gemm-shapes), not the integration tests")
+    ap.add_argument("--gemm-shapes", default=None, metavar="FILE",
+                    help="also a GEMM kernel per line of FILE: NAME N K IN "
+                         "OUT [gen_gemm_sm90.py args after N K; default "
+                         "'256 4 ring'] (llm-shapes.txt: the LLM weights)")
     ap.add_argument("--random", type=int, default=None, metavar="N",
                     help="also N seeded random kernels, spread over the "
                          "sorted names (0: every one exported)")
@@ -147,13 +158,26 @@ def main():
         f[:-len(".mlir")] for f in os.listdir(bench)
         if f.startswith("gemm_sm90_4096") and f.endswith(".mlir")
         and re.search(args.kernels, f[:-len(".mlir")]))
+    entries = []
     for name in names:
         to_object(axe_opt, [os.path.join(bench, name + ".mlir")], [kernel_pipe],
                   os.path.join(args.out, name + ".o"), rename_alloc=False)
+        entries.append(f"AXE_GEMM({name}, 4096, 4096, F16, F32)")
         print(f"bench kernel {name}")
-    # GemmVsCublas.cpp includes the list.
+    if args.gemm_shapes and not args.random_only:
+        for name, n, k, t_in, t_out, gen in read_shapes(args.gemm_shapes):
+            source = os.path.join(args.out, name + ".mlir")
+            with open(source, "w") as f:
+                f.write(run([sys.executable, os.path.join(bench, "gen_gemm_sm90.py"),
+                             f"--in={t_in}", f"--out={t_out}", name, n, k] + gen))
+            to_object(axe_opt, [source], [kernel_pipe],
+                      os.path.join(args.out, name + ".o"), rename_alloc=False)
+            entries.append(f"AXE_GEMM({name}, {n}, {k}, {t_in.upper()}, "
+                           f"{t_out.upper()})")
+            print(f"gemm kernel {name}: N={n} K={k} {t_in} -> {t_out}, {' '.join(gen)}")
+    # GemmBench.cpp includes the list.
     with open(os.path.join(args.out, "kernels.inc"), "w") as inc:
-        inc.write("".join(f"AXE_GEMM({n})\n" for n in names))
+        inc.write("".join(e + "\n" for e in entries))
 
     manifest = []
     tests = []
@@ -161,7 +185,7 @@ def main():
         tests_dir = os.path.join(ROOT, "test", d)
         tests += [os.path.join(tests_dir, f) for f in sorted(os.listdir(tests_dir))
                   if f.endswith(".mlir")]
-    for test in [] if args.random_only else tests:
+    for test in [] if args.random_only or args.bench_only else tests:
         f = os.path.basename(test)
         command = gpu_run_line(test, args.chip)
         # Tests whose kernel is generated at run time (%t) are left out.
@@ -182,13 +206,34 @@ def main():
         m.write("".join(line + "\n" for line in manifest))
     if args.random is not None:
         prepare_random(args, axe_opt, kernel_pipe)
-    for f in ("GemmVsCublas.cpp", "ManagedAlloc.c", "PrintUtils.c",
-              "run-on-gpu.sh"):
+    for f in ("GemmBench.cpp", "gemm_table.py", "ManagedAlloc.c",
+              "PrintUtils.c", "run-on-gpu.sh"):
         shutil.copy(os.path.join(ROOT, "bench", "gpu", f), args.out)
     shutil.copy(os.path.join(ROOT, "lib", "Runtime", "CUDA", "CudaRuntime.cpp"),
                 args.out)
     shutil.copy(os.path.join(ROOT, "include", "axe", "Runtime", "CudaRuntime.h"),
                 args.out)
+
+
+def read_shapes(path):
+    """The kernels a --gemm-shapes file asks for: (name, N, K, in, out,
+    generator arguments after N K)."""
+    shapes = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if len(words) < 5 or words[3] not in ("f16", "bf16") or \
+                    words[4] not in ("f32", "f16", "bf16"):
+                sys.exit(f"{path}:{number}: expected NAME N K IN OUT [ARGS], "
+                         "IN f16|bf16, OUT f32|f16|bf16")
+            gen = words[5:] or ["256", "4", "ring"]
+            if "grouped" in gen:
+                sys.exit(f"{path}:{number}: grouped kernels have no baseline "
+                         "in GemmBench yet")
+            shapes.append((words[0], words[1], words[2], words[3], words[4], gen))
+    return shapes
 
 
 def prepare_random(args, axe_opt, kernel_pipe):

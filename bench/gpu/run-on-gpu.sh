@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs, on a machine with an NVIDIA GPU and the CUDA toolkit (no LLVM or
-# MLIR needed), what bench/gpu/prepare.py built: GemmVsCublas (axe's sm_90a
-# GEMMs against cuBLAS at 4096^3) and the integration tests of
+# MLIR needed), what bench/gpu/prepare.py built: gemm-bench (GemmBench.cpp:
+# axe's sm_90a GEMMs against cuBLAS, 4096^3 for the checked-in kernels and
+# M = 8192 for those of --gemm-shapes) and the integration tests of
 # test/Integration/CrossTarget compiled for the GPU. Each program runs under a
 # timeout, so that a kernel that deadlocks is reported, not waited for.
 #
@@ -9,7 +10,8 @@
 # random/manifest.txt, each printing every cell of its outputs.
 #
 # Usage: run-on-gpu.sh PREPARED_DIR RESULTS_DIR
-# RESULTS_DIR gets gpu.txt, gemm.txt, tests/<name>.out (stdout),
+# RESULTS_DIR gets gpu.txt, gemm.txt and gemm.json (gemm_table.py prints
+# it), tests/<name>.out (stdout),
 # tests/<name>.err (stderr and the exit status), and the same under random/
 # for the random kernels; check.py reads it.
 set -u
@@ -30,11 +32,19 @@ gcc -O2 -c ManagedAlloc.c -o ManagedAlloc.o || exit 1
 gcc -O2 -c PrintUtils.c -o PrintUtils.o || exit 1
 set +x
 # The benchmark, unless prepare.py ran with --tests-only.
-if ls gemm_sm90_4096*.o >/dev/null 2>&1; then
-  $cxx GemmVsCublas.cpp gemm_sm90_4096*.o -o gemm-vs-cublas \
+if [ -s kernels.inc ]; then
+  objects=$(sed -n 's/^AXE_GEMM(\([A-Za-z0-9_]*\),.*/\1.o/p' kernels.inc)
+  # shellcheck disable=SC2086
+  $cxx GemmBench.cpp $objects -o gemm-bench \
     -L"$dir" -laxe_cuda_runtime -L"$cuda/lib64" -lcublas $link_cuda || exit 1
-  timeout 60 ./gemm-vs-cublas 20 >"$out/gemm.txt" 2>&1
-  echo "exit status $?" >>"$out/gemm.txt"
+  {
+    # The checked-in kernels at 4096^3, then the shape table's at M = 8192.
+    timeout 120 ./gemm-bench --m 4096 --n 4096 --k 4096 --kernel gemm_sm90_4096 \
+      --json "$out/gemm-4096.json"
+    echo "exit status $?"
+    timeout 1200 ./gemm-bench --m 8192 --json "$out/gemm.json"
+    echo "exit status $?"
+  } >"$out/gemm.txt" 2>&1
   cat "$out/gemm.txt"
 fi
 while read -r name result file prefix; do
