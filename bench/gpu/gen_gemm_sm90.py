@@ -16,13 +16,14 @@ completed). Every stage sits at a static shared offset, since the tma
 schedule needs the alignment of its box.
 
 Usage: gen_gemm_sm90.py [--in=f16|bf16] [--out=f32|f16|bf16]
-           NAME N K BN G [merged | ring [grouped E] | persistent CTAS] > NAME.mlir
+           NAME N K BN G [merged | ring [grouped E] [swiglu] | persistent CTAS]
 (merged: each buffer's G stages side by side along K, multiplied by one
 axe.gemm of K = 64G; see emit_merged. ring: G stages in a ring handed over
 through an axe.pipeline instead of CTA barriers; see emit_ring.
 persistent: that ring in at most CTAS CTAs looping over the tiles; see
 emit_persistent. ring grouped E: the ring as a grouped GEMM over E experts'
-weights, for a mixture-of-experts layer; see grouped.)
+weights, for a mixture-of-experts layer; see grouped. swiglu: the tile's
+epilogue stores silu(gate) * up, N / 2 columns; see swiglu.)
 (M is dynamic; the kernel takes the number of 128-row tiles.)
 --in: the element type of A and B (f16 by default; bf16 takes wgmma's bf16
 form). --out: C's (f32 by default); the accumulator is f32 either way and
@@ -468,6 +469,66 @@ def grouped(text, n, k, experts):
     return text.replace(" ring:\n", f" ring grouped {experts}:\n", 1)
 
 
+def swiglu(text, n, bn, out_type):
+    """The kernel with a SwiGLU epilogue, as a mixture-of-experts layer's
+    first GEMM (gate and up projections in one) ends: each 256-column tile
+    of the product holds 128 gate columns and then the 128 up columns of the
+    same features (the weights' rows are laid out so), and the tile stores
+    H = silu(gate) * up, 128 columns of H (N / 2 in all) of `out_type`. A
+    thread holds gate and up of the same element (their columns are 128
+    apart in the accumulator's layout), so nothing moves between threads."""
+    assert bn == 256, "swiglu takes BN = 256: 128 gate and 128 up columns"
+    h = n // 2
+    t_acc = f"!axe.buffer<64x{bn}xf32, #acc, reg>"
+    half = ("#axe.layout<S[(4, 2, 8, 16, 4, 2) : "
+            "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>")
+    t_gate = f"!axe.buffer<64x128xf32, {half}, reg>"
+    t_up = ("!axe.buffer<64x128xf32, #axe.layout<S[(4, 2, 8, 16, 4, 2) : "
+            "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)] + 64>, reg>")
+    t_h = f"!axe.buffer<64x128x{out_type}, {half}, reg>"
+    t_gh = (f"!axe.buffer<64x128x{out_type}, "
+            f"#axe.layout<S[(64, 128) : ({h}, 1)]>, global>")
+    round_h = ("" if out_type == "f32" else
+               f"  %y = arith.truncf %p : f32 to {out_type}\n")
+    result = "%p" if out_type == "f32" else "%y"
+
+    def epilogue(m):
+        pad = m[1]
+        # by x 128, not n0 / 2: the stores' alignment follows from a product.
+        return (f"{pad}%hCol = arith.muli %by, %cHalf : index\n"
+                f"{pad}%gH = axe.view %C[%m, %hCol] : memref<?x{h}x{out_type}> "
+                f"-> {t_gh}\n"
+                f"{pad}%gate = axe.slice %acc[0, 0] : {t_acc} -> {t_gate}\n"
+                f"{pad}%up = axe.slice %acc[0, 128] : {t_acc} -> {t_up}\n"
+                f"{pad}%h = axe.alloc : {t_h}\n"
+                f"{pad}axe.elementwise ins(%gate, %up : {t_gate}, {t_up}) "
+                f"outs(%h : {t_h}) at warpgroup {{\n"
+                f"{pad}^bb0(%g: f32, %u: f32):\n"
+                f"{pad}  %one = arith.constant 1.0 : f32\n"
+                f"{pad}  %ng = arith.negf %g : f32\n"
+                f"{pad}  %e = math.exp %ng : f32\n"
+                f"{pad}  %d = arith.addf %one, %e : f32\n"
+                # An approximate division (as exp is): the IEEE one's long
+                # sequence, unrolled over a thread's 64 elements, spilled.
+                f"{pad}  %s = arith.divf %g, %d fastmath<afn> : f32\n"
+                f"{pad}  %p = arith.mulf %s, %u : f32\n"
+                + (pad + round_h if round_h else "") +
+                f"{pad}  axe.yield {result} : {out_type}\n"
+                f"{pad}}}\n"
+                f"{pad}axe.copy %h to %gH at warpgroup : {t_h} to {t_gh}\n")
+    text, count = re.subn(
+        r"( *)%gC = axe\.view [^\n]*\n *axe\.copy %acc to %gC [^\n]*\n",
+        epilogue, text)
+    assert count == 1, "swiglu: the C store was not found"
+    text = re.sub(r"%C: memref<\?x\d+xf32>", f"%C: memref<?x{h}x{out_type}>",
+                  text)
+    text = text.replace("    %zero = arith.constant",
+                        "    %cHalf = arith.constant 128 : index\n"
+                        "    %zero = arith.constant", 1)
+    first, rest = text.split("\n", 1)
+    return first.rstrip(":") + " swiglu:\n" + rest
+
+
 def main(argv):
     types = {"in": "f16", "out": "f32"}
     while argv and argv[0].startswith("--"):
@@ -483,10 +544,16 @@ def main(argv):
         text = emit_persistent(name, n, k, bn, g, int(argv[6]))
     elif form == "ring":
         text = constants(emit_ring(name, n, k, bn, g), g, bn)
-        if len(argv) > 6:
-            if argv[6] != "grouped" or len(argv) != 8:
-                sys.exit("gen_gemm_sm90.py: after ring: grouped EXPERTS")
-            text = grouped(text, n, k, int(argv[7]))
+        rest = argv[6:]
+        if rest[:1] == ["grouped"] and len(rest) >= 2:
+            text = grouped(text, n, k, int(rest[1]))
+            rest = rest[2:]
+        if rest == ["swiglu"]:
+            text = swiglu(text, n, bn, types["out"])
+            types["out"] = "f32"
+            rest = []
+        if rest:
+            sys.exit("gen_gemm_sm90.py: after ring: [grouped EXPERTS] [swiglu]")
     else:
         body = (emit_merged if form == "merged" else emit)(name, n, k, bn, g)
         text = constants(body, 2 * g, bn)
