@@ -39,6 +39,87 @@ def routing(experts):
     return tiles, blocks
 
 
+def main_constants(m, n, k, rows_b):
+    """The constants @main's loops use: M rows, N columns, K, and B's
+    rows (N times the experts)."""
+    return f"""    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c5 = arith.constant 5 : index
+    %c7 = arith.constant 7 : index
+    %c128 = arith.constant 128 : index
+    %cM = arith.constant {m} : index
+    %cN = arith.constant {n} : index
+    %cK = arith.constant {k} : index
+    %cNB = arith.constant {rows_b} : index
+    %zi = arith.constant 0 : i64
+    %one = arith.constant 1 : i64
+    %zf = arith.constant 0.0 : f32
+"""
+
+
+def live_row_function(blocks):
+    """@liveRow(i): whether row i holds a token (not an expert's padding)."""
+    text = ("  func.func private @liveRow(%i: index) -> i1 {\n"
+            "    %f = arith.constant false\n")
+    acc = "%f"
+    for x, (first, count) in enumerate(blocks):
+        text += (f"    %lo{x} = arith.constant {first} : index\n"
+                 f"    %hi{x} = arith.constant {first + count} : index\n"
+                 f"    %ge{x} = arith.cmpi uge, %i, %lo{x} : index\n"
+                 f"    %lt{x} = arith.cmpi ult, %i, %hi{x} : index\n"
+                 f"    %in{x} = arith.andi %ge{x}, %lt{x} : i1\n"
+                 f"    %or{x} = arith.ori {acc}, %in{x} : i1\n")
+        acc = f"%or{x}"
+    return text + f"    return {acc} : i1\n  }}\n"
+
+
+def routing_setup(tiles):
+    """%route, each tile's expert."""
+    return ("    %route = memref.alloc(%tiles) : memref<?xi32>\n" + "".join(
+        f"    %re{t} = arith.constant {e} : i32\n"
+        f"    %rt{t} = arith.constant {t} : index\n"
+        f"    memref.store %re{t}, %route[%rt{t}] : memref<?xi32>\n"
+        for t, e in enumerate(tiles)))
+
+
+def pattern(x, mul, y, mod, off, scale, in_t):
+    """%vn = ((x * mul + y) mod `mod` - off) * scale, in `in_t`."""
+    return f"""        %t = arith.muli {x}, {mul} : index
+        %u = arith.addi %t, {y} : index
+        %r = arith.remui %u, {mod} : index
+        %ri = arith.index_cast %r : index to i64
+        %rf = arith.sitofp %ri : i64 to f32
+        %off = arith.constant {off} : f32
+        %v0 = arith.subf %rf, %off : f32
+        %scale = arith.constant {scale} : f32
+        %v = arith.mulf %v0, %scale : f32
+        %vn = arith.truncf %v : f32 to {in_t}
+"""
+
+
+def fill_inputs(in_t, a_t, b_t, a_off, a_scale, b_off, b_scale, live):
+    """Loops filling A[i][k] = ((i + 2k) mod 5 - a_off) * a_scale (0 on
+    padding rows when `live`) and B[j][k] = ((3j + k) mod 7 - b_off) *
+    b_scale, over %cM, %cNB and %cK."""
+    store_a = (f"        %live = func.call @liveRow(%i) : (index) -> i1\n"
+               f"        %zin = arith.constant 0.0 : {in_t}\n"
+               f"        %va = arith.select %live, %vn, %zin : {in_t}\n"
+               f"        memref.store %va, %A[%i, %kk] : {a_t}\n" if live else
+               f"        memref.store %vn, %A[%i, %kk] : {a_t}\n")
+    return f"""    // A[i][k] = ((i + 2k) mod 5 - {a_off}) * {a_scale}{" (0 on padding rows)" if live else ""},
+    // B[j][k] = ((3j + k) mod 7 - {b_off}) * {b_scale}.
+    scf.for %kk = %c0 to %cK step %c1 {{
+      scf.for %i = %c0 to %cM step %c1 {{
+{pattern("%kk", "%c2", "%i", "%c5", a_off, a_scale, in_t)}{store_a}      }}
+      scf.for %j = %c0 to %cNB step %c1 {{
+{pattern("%j", "%c3", "%kk", "%c7", b_off, b_scale, in_t)}        memref.store %vn, %B[%j, %kk] : {b_t}
+      }}
+    }}
+"""
+
+
 def host(name, m, n, k, in_t, out_t, experts=None):
     tiles, blocks = routing(experts) if experts else ([], [])
     if experts:
@@ -66,97 +147,28 @@ def host(name, m, n, k, in_t, out_t, experts=None):
     if experts:
         route_type = "memref<?xi32>, "
         route_arg = "%route, "
-        stores = "".join(
-            f"    %re{t} = arith.constant {e} : i32\n"
-            f"    %rt{t} = arith.constant {t} : index\n"
-            f"    memref.store %re{t}, %route[%rt{t}] : memref<?xi32>\n"
-            for t, e in enumerate(tiles))
-        route_setup = (f"    %route = memref.alloc(%tiles) : memref<?xi32>\n"
-                       + stores)
-        # A row i is token i - first of its expert's block; rows past the
-        # expert's tokens are padding (zero).
-        conds = []
-        for e, (first, count) in enumerate(blocks):
-            conds.append((first, first + count))
-        live = " ".join(f"{a}:{b}" for a, b in conds)
-        a_store = (f"        %live = func.call @liveRow(%i) : (index) -> i1\n"
-                   f"        %zin = arith.constant 0.0 : {in_t}\n"
-                   f"        %va = arith.select %live, %vn, %zin : {in_t}\n"
-                   f"        memref.store %va, %A[%i, %kk] : {a_t}")
+        route_setup = routing_setup(tiles)
         b_row = ("        %tile = arith.divui %i, %c128 : index\n"
                  "        %eRaw = memref.load %route[%tile] : memref<?xi32>\n"
                  "        %e = arith.index_cast %eRaw : i32 to index\n"
                  "        %eRow = arith.muli %e, %cN : index\n"
                  "        %jb = arith.addi %eRow, %j : index\n")
-        live_fn = "  func.func private @liveRow(%i: index) -> i1 {\n"
-        live_fn += "    %f = arith.constant false\n"
-        acc = "%f"
-        for x, (lo, hi) in enumerate(conds):
-            live_fn += (f"    %lo{x} = arith.constant {lo} : index\n"
-                        f"    %hi{x} = arith.constant {hi} : index\n"
-                        f"    %ge{x} = arith.cmpi uge, %i, %lo{x} : index\n"
-                        f"    %lt{x} = arith.cmpi ult, %i, %hi{x} : index\n"
-                        f"    %in{x} = arith.andi %ge{x}, %lt{x} : i1\n"
-                        f"    %or{x} = arith.ori {acc}, %in{x} : i1\n")
-            acc = f"%or{x}"
-        live_fn += f"    return {acc} : i1\n  }}\n"
+        live_fn = live_row_function(blocks)
         header_args = f"--experts={','.join(map(str, experts))}"
         dealloc_route = "    memref.dealloc %route : memref<?xi32>\n"
     else:
         route_type = route_arg = route_setup = live_fn = dealloc_route = ""
-        a_store = f"        memref.store %vn, %A[%i, %kk] : {a_t}"
         b_row = "        %jb = arith.addi %j, %c0 : index\n"
         header_args = f"{m}"
     return f"""// Generated by bench/gpu/gen_gemm_host.py {name} {header_args} {n} {k} --in={in_t} --out={out_t}
 module {{
 {live_fn}  func.func private @{name}({a_t}, {b_t}, {c_t}, {route_type}index)
   func.func @main() -> i32 {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c3 = arith.constant 3 : index
-    %c5 = arith.constant 5 : index
-    %c7 = arith.constant 7 : index
-    %c128 = arith.constant 128 : index
-    %cM = arith.constant {m} : index
-    %cN = arith.constant {n} : index
-    %cK = arith.constant {k} : index
-    %cNB = arith.constant {rows_b} : index
-    %zi = arith.constant 0 : i64
-    %one = arith.constant 1 : i64
-    %zf = arith.constant 0.0 : f32
-    {minus}
+{main_constants(m, n, k, rows_b)}    {minus}
     %A = memref.alloc(%cM) : {a_t}
     %B = memref.alloc() : {b_t}
     %C = memref.alloc(%cM) : {c_t}
-    // A[i][k] = ((i + 2k) mod 5 - {a_off}) * {scale}, B[n][k] = (3n + k) mod 7 - {b_off}.
-    scf.for %kk = %c0 to %cK step %c1 {{
-      scf.for %i = %c0 to %cM step %c1 {{
-        %t = arith.muli %kk, %c2 : index
-        %u = arith.addi %i, %t : index
-        %r = arith.remui %u, %c5 : index
-        %ri = arith.index_cast %r : index to i64
-        %rf = arith.sitofp %ri : i64 to f32
-        %two = arith.constant {a_off} : f32
-        %v0 = arith.subf %rf, %two : f32
-        %scale = arith.constant {scale} : f32
-        %v = arith.mulf %v0, %scale : f32
-        %vn = arith.truncf %v : f32 to {in_t}
-{a_store}
-      }}
-      scf.for %j = %c0 to %cNB step %c1 {{
-        %t = arith.muli %j, %c3 : index
-        %u = arith.addi %t, %kk : index
-        %r = arith.remui %u, %c7 : index
-        %ri = arith.index_cast %r : index to i64
-        %rf = arith.sitofp %ri : i64 to f32
-        %three = arith.constant {b_off} : f32
-        %v = arith.subf %rf, %three : f32
-        %vn = arith.truncf %v : f32 to {in_t}
-        memref.store %vn, %B[%j, %kk] : {b_t}
-      }}
-    }}
-    scf.for %i = %c0 to %cM step %c1 {{
+{fill_inputs(in_t, a_t, b_t, a_off, scale, b_off, "1.0", bool(experts))}    scf.for %i = %c0 to %cM step %c1 {{
       scf.for %j = %c0 to %cN step %c1 {{
         memref.store %minus, %C[%i, %j] : {c_t}
       }}
@@ -217,25 +229,7 @@ def swiglu_host(name, n, k, in_t, out_t, experts):
     a_t = f"memref<?x{k}x{in_t}>"
     b_t = f"memref<{rows_b}x{k}x{in_t}>"
     c_t = f"memref<?x{h}x{out_t}>"
-    live = []
-    for first, count in blocks:
-        live.append((first, first + count))
-    live_fn = "  func.func private @liveRow(%i: index) -> i1 {\n    %f = arith.constant false\n"
-    acc = "%f"
-    for x, (lo, hi) in enumerate(live):
-        live_fn += (f"    %lo{x} = arith.constant {lo} : index\n"
-                    f"    %hi{x} = arith.constant {hi} : index\n"
-                    f"    %ge{x} = arith.cmpi uge, %i, %lo{x} : index\n"
-                    f"    %lt{x} = arith.cmpi ult, %i, %hi{x} : index\n"
-                    f"    %in{x} = arith.andi %ge{x}, %lt{x} : i1\n"
-                    f"    %or{x} = arith.ori {acc}, %in{x} : i1\n")
-        acc = f"%or{x}"
-    live_fn += f"    return {acc} : i1\n  }}\n"
-    stores = "".join(
-        f"    %re{t} = arith.constant {e} : i32\n"
-        f"    %rt{t} = arith.constant {t} : index\n"
-        f"    memref.store %re{t}, %route[%rt{t}] : memref<?xi32>\n"
-        for t, e in enumerate(tiles))
+    live_fn = live_row_function(blocks)
     widen = ("%gotf = arith.addf %got, %zf : f32" if out_t == "f32" else
              f"%gotf = arith.extf %got : {out_t} to f32")
     to_out = ("%ref = arith.addf %hv, %zf : f32" if out_t == "f32" else
@@ -263,62 +257,16 @@ module {{
     return %d : f32
   }}
   func.func @main() -> i32 {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c3 = arith.constant 3 : index
-    %c5 = arith.constant 5 : index
-    %c7 = arith.constant 7 : index
-    %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
-    %cM = arith.constant {m} : index
+{main_constants(m, n, k, rows_b)}    %c256 = arith.constant 256 : index
     %cH = arith.constant {h} : index
-    %cN = arith.constant {n} : index
-    %cK = arith.constant {k} : index
-    %cNB = arith.constant {rows_b} : index
-    %zi = arith.constant 0 : i64
-    %one = arith.constant 1 : i64
-    %zf = arith.constant 0.0 : f32
     %onef = arith.constant 1.0 : f32
-    %eighth = arith.constant 0.125 : f32
     %tolRel = arith.constant 0.0078125 : f32
     %tolAbs = arith.constant 0.0009765625 : f32
     %A = memref.alloc(%cM) : {a_t}
     %B = memref.alloc() : {b_t}
     %C = memref.alloc(%cM) : {c_t}
     %tiles = arith.constant {len(tiles)} : index
-    %route = memref.alloc(%tiles) : memref<?xi32>
-{stores}    // A[i][k] = ((i + 2k) mod 5 - 2) / 8 on a token's row, 0 on padding;
-    // B[r][k] = ((3r + k) mod 7 - 3) / 8.
-    scf.for %kk = %c0 to %cK step %c1 {{
-      scf.for %i = %c0 to %cM step %c1 {{
-        %t = arith.muli %kk, %c2 : index
-        %u = arith.addi %i, %t : index
-        %r = arith.remui %u, %c5 : index
-        %ri = arith.index_cast %r : index to i64
-        %rf = arith.sitofp %ri : i64 to f32
-        %two = arith.constant 2.0 : f32
-        %v0 = arith.subf %rf, %two : f32
-        %v = arith.mulf %v0, %eighth : f32
-        %live = func.call @liveRow(%i) : (index) -> i1
-        %va = arith.select %live, %v, %zf : f32
-        %vn = arith.truncf %va : f32 to {in_t}
-        memref.store %vn, %A[%i, %kk] : {a_t}
-      }}
-      scf.for %j = %c0 to %cNB step %c1 {{
-        %t = arith.muli %j, %c3 : index
-        %u = arith.addi %t, %kk : index
-        %r = arith.remui %u, %c7 : index
-        %ri = arith.index_cast %r : index to i64
-        %rf = arith.sitofp %ri : i64 to f32
-        %three = arith.constant 3.0 : f32
-        %v0 = arith.subf %rf, %three : f32
-        %v = arith.mulf %v0, %eighth : f32
-        %vn = arith.truncf %v : f32 to {in_t}
-        memref.store %vn, %B[%j, %kk] : {b_t}
-      }}
-    }}
-    call @{name}(%A, %B, %C, %route, %tiles) : ({a_t}, {b_t}, {c_t}, memref<?xi32>, index) -> ()
+{routing_setup(tiles)}{fill_inputs(in_t, a_t, b_t, "2.0", "0.125", "3.0", "0.125", True)}    call @{name}(%A, %B, %C, %route, %tiles) : ({a_t}, {b_t}, {c_t}, memref<?xi32>, index) -> ()
     %bad = scf.for %i = %c0 to %cM step %c1 iter_args(%nb = %zi) -> (i64) {{
       %tile = arith.divui %i, %c128 : index
       %eRaw = memref.load %route[%tile] : memref<?xi32>
