@@ -16,10 +16,19 @@ the row statistics' replicated layout). With `causal`, a CTA stops at its
 diagonal tile and adds a mask there (0 on and below the diagonal, -1e30
 above; the kernel's last argument, a 64 x 64 f32 tile).
 
-Not yet FlashAttention-3's structure: loads are by the threads (no TMA),
-there is no producer warpgroup and no ping-pong between consumers.
+With `ws` (d = 64, not causal), the warp-specialized form: a CTA of three
+warpgroups owns 128 query rows (grid [SEQ / 128, BH]); a producer
+warpgroup loads each K and Vt tile by TMA into a ring of two stages handed
+over through an axe.pipeline, and two consumer warpgroups each run the
+online softmax on 64 of the rows, waiting for a stage and releasing it.
+Shared tiles are written (TMA needs their alignment), register tiles are
+inferred. The partitions order their own shared writes with a warpgroup
+barrier and an async-proxy fence (Q and P before wgmma reads them).
 
-Usage: gen_attention_sm90.py NAME SEQ D [causal] > NAME.mlir
+Not yet FlashAttention-3's structure: no ping-pong between the consumers'
+softmax and products, no intra-warpgroup overlap of the two products.
+
+Usage: gen_attention_sm90.py NAME SEQ D [causal | ws] > NAME.mlir
 """
 
 import sys
@@ -92,42 +101,8 @@ def emit(name, seq, d, causal):
         w("          }")
         w("        }")
 
-    def elementwise(ins, outs, args, body):
-        types = ", ".join(t for _, t in ins)
-        w(f"        axe.elementwise ins({', '.join(v for v, _ in ins)} : {types}) "
-          f"outs({outs[0]} : {outs[1]}) at warpgroup {{")
-        w(f"        ^bb0({', '.join(f'%{a}: f32' for a in args)}):")
-        for line in body:
-            w("          " + line)
-        w("        }")
-
-    def exp_scaled(a, b):
-        return [f"%d = arith.subf %{a}, %{b} : f32",
-                f"%c = arith.constant {scale!r} : f32",
-                "%ds = arith.mulf %d, %c : f32",
-                "%e = math.exp %ds : f32",
-                "axe.yield %e : f32"]
-
-    w(f"        axe.reduce max %s into %mt dims [1] at warpgroup : {t_s} into {col}")
-    elementwise([("%m", col), ("%mt", col)], ("%mn", col), ["a", "b"],
-                ["%x = arith.maximumf %a, %b : f32", "axe.yield %x : f32"])
-    elementwise([("%m", col), ("%mn", col)], ("%alpha", col), ["a", "b"],
-                exp_scaled("a", "b"))
-    elementwise([("%s", t_s), ("%mn", col)], ("%s", t_s), ["a", "b"],
-                exp_scaled("a", "b"))
-    w(f"        axe.reduce sum %s into %ls dims [1] at warpgroup : {t_s} into {col}")
-    elementwise([("%l", col), ("%alpha", col), ("%ls", col)], ("%l", col),
-                ["a", "b", "c"],
-                ["%x = arith.mulf %a, %b : f32", "%y = arith.addf %x, %c : f32",
-                 "axe.yield %y : f32"])
-    elementwise([("%o", t_o), ("%alpha", col)], ("%o", t_o), ["a", "b"],
-                ["%x = arith.mulf %a, %b : f32", "axe.yield %x : f32"])
-    w(f"        axe.copy %mn to %m at warpgroup : {col} to {col}")
-    w(f"        axe.elementwise ins(%s : {t_s}) outs(%p : {t_p}) at warpgroup {{")
-    w("        ^bb0(%a: f32):")
-    w("          %x = arith.truncf %a : f32 to f16")
-    w("          axe.yield %x : f16")
-    w("        }")
+    softmax_step(w, "        ", None, None, None, None, t_s, t_p, t_o, col,
+                 scale)
     w(f"        axe.copy %p to %sP at warpgroup : {t_p} to {s_p}")
     w("        axe.barrier at cta")
     w(f"        axe.gemm %sP, %sV into %o at warpgroup {{transpose_b}} : "
@@ -149,10 +124,167 @@ def emit(name, seq, d, causal):
     return "\n".join(out) + "\n"
 
 
+def softmax_step(w, pad, s_q, s_k, s_v, s_p, t_s, t_p, t_o, col, scale):
+    """One key tile of the online softmax: S = Q K^T, the running max and
+    sum, O rescaled, P to shared memory (the caller orders it for the
+    second product), O += P V."""
+    def elementwise(ins, outs, args, body):
+        types = ", ".join(t for _, t in ins)
+        w(f"{pad}axe.elementwise ins({', '.join(v for v, _ in ins)} : {types}) "
+          f"outs({outs[0]} : {outs[1]}) at warpgroup {{")
+        w(f"{pad}^bb0({', '.join(f'%{a}: f32' for a in args)}):")
+        for line in body:
+            w(pad + "  " + line)
+        w(pad + "}")
+
+    def exp_scaled(a, b):
+        return [f"%d = arith.subf %{a}, %{b} : f32",
+                f"%c = arith.constant {scale!r} : f32",
+                "%ds = arith.mulf %d, %c : f32",
+                "%e = math.exp %ds : f32",
+                "axe.yield %e : f32"]
+
+    w(f"{pad}axe.reduce max %s into %mt dims [1] at warpgroup : {t_s} into {col}")
+    elementwise([("%m", col), ("%mt", col)], ("%mn", col), ["a", "b"],
+                ["%x = arith.maximumf %a, %b : f32", "axe.yield %x : f32"])
+    elementwise([("%m", col), ("%mn", col)], ("%alpha", col), ["a", "b"],
+                exp_scaled("a", "b"))
+    elementwise([("%s", t_s), ("%mn", col)], ("%s", t_s), ["a", "b"],
+                exp_scaled("a", "b"))
+    w(f"{pad}axe.reduce sum %s into %ls dims [1] at warpgroup : {t_s} into {col}")
+    elementwise([("%l", col), ("%alpha", col), ("%ls", col)], ("%l", col),
+                ["a", "b", "c"],
+                ["%x = arith.mulf %a, %b : f32", "%y = arith.addf %x, %c : f32",
+                 "axe.yield %y : f32"])
+    elementwise([("%o", t_o), ("%alpha", col)], ("%o", t_o), ["a", "b"],
+                ["%x = arith.mulf %a, %b : f32", "axe.yield %x : f32"])
+    w(f"{pad}axe.copy %mn to %m at warpgroup : {col} to {col}")
+    w(f"{pad}axe.elementwise ins(%s : {t_s}) outs(%p : {t_p}) at warpgroup {{")
+    w(f"{pad}^bb0(%a: f32):")
+    w(f"{pad}  %x = arith.truncf %a : f32 to f16")
+    w(f"{pad}  axe.yield %x : f16")
+    w(f"{pad}}}")
+
+
+def emit_ws(name, seq, d):
+    """The warp-specialized form (see the module's description)."""
+    assert d == 64 and seq % 128 == 0, "ws: d = 64 and SEQ a multiple of 128"
+    scale = 1.0 / d ** 0.5
+    sw = "SW(3, 3, 3) o S[(64, 64) : (64, 1)]"
+    g_k = "!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
+    g_v = f"!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : ({seq}, 1)]>, global>"
+    g_o = "!axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
+    t_tile = [f"!axe.buffer<64x64xf16, #axe.layout<{sw}>, shared>",
+              f"!axe.buffer<64x64xf16, #axe.layout<{sw} + 4096>, shared>"]
+    t_ring = "!axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared>"
+    t_s = "!axe.buffer<64x64xf32, ?, reg>"
+    t_p = "!axe.buffer<64x64xf16, ?, reg>"
+    col = "!axe.buffer<64x1xf32, ?, reg>"
+    t_pipe = "!axe.pipeline<2>"
+    out = []
+    w = out.append
+    w(f"// Generated by bench/gpu/gen_attention_sm90.py {name} {seq} {d} ws: "
+      "see the script.")
+    w('module attributes {axe.target = #axe.target<"sm_90">} {')
+    w(f"  func.func @{name}(%Q: memref<?x{d}xf16>, %K: memref<?x{d}xf16>, "
+      f"%Vt: memref<?x{seq}xf16>, %O: memref<?x{d}xf32>, %bh: index) {{")
+    for c in (0, 1, 64, 128):
+        w(f"    %c{c} = arith.constant {c} : index")
+    w(f"    %cSeq = arith.constant {seq} : index")
+    w(f"    %cD = arith.constant {d} : index")
+    w("    %zero = arith.constant 0.0 : f32")
+    w("    %ninf = arith.constant -1.0e30 : f32")
+    w(f"    axe.kernel grid [{seq // 128}, %bh] threads 384 {{")
+    w("      %bx = axe.axis_id bx")
+    w("      %by = axe.axis_id by")
+    w("      %q0 = arith.muli %bx, %c128 : index")
+    w("      %headRow = arith.muli %by, %cSeq : index")
+    w("      %vRow = arith.muli %by, %cD : index")
+    for v in ("sQ", "sK", "sV", "sP"):
+        w(f"      %{v} = axe.alloc : {t_ring}")
+    w(f"      %pipe = axe.pipeline : {t_pipe}")
+    w("      axe.warp_specialize {")
+    w("        axe.partition warps [0, 4) registers 40 {")
+    w("          scf.for %j = %c0 to %cSeq step %c128 {")
+    w("            %kt = arith.divui %j, %c64 : index")
+    for n in range(2):
+        w(f"            %j{n} = arith.addi %j, %c{64 * n} : index")
+        w(f"            %i{n} = arith.addi %kt, %c{n} : index")
+        w(f"            axe.pipeline_acquire %pipe[%i{n}] : {t_pipe}")
+        w(f"            %dK{n} = axe.slice %sK[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        w(f"            %dV{n} = axe.slice %sV[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        w(f"            %kRow{n} = arith.addi %headRow, %j{n} : index")
+        w(f"            %gK{n} = axe.view %K[%kRow{n}, 0] : memref<?x{d}xf16> -> {g_k}")
+        w(f"            %gV{n} = axe.view %Vt[%vRow, %j{n}] : memref<?x{seq}xf16> -> {g_v}")
+        for x, g in (("K", g_k), ("V", g_v)):
+            w(f"            %t{x}{n} = axe.copy_async %g{x}{n} to %d{x}{n} at warpgroup "
+              f'{{schedule = {{sm_90 = "tma"}}}} : {g} to {t_tile[n]}')
+        w(f"            axe.pipeline_commit %pipe[%i{n}], %tK{n}, %tV{n} : {t_pipe}")
+    w("          }")
+    w("        }")
+    w("        axe.partition warps [4, 12) registers 232 {")
+    pad = "          "
+    w(pad + "%wgid = axe.axis_id wgid")
+    w(pad + "%half = arith.subi %wgid, %c1 : index")
+    w(pad + "%row = arith.muli %half, %c64 : index")
+    w(pad + "%qRow0 = arith.addi %headRow, %q0 : index")
+    w(pad + "%qRow = arith.addi %qRow0, %row : index")
+    for v, t in (("s", t_s), ("o", t_s), ("p", t_p), ("m", col), ("l", col),
+                 ("mt", col), ("mn", col), ("alpha", col), ("ls", col)):
+        w(f"{pad}%{v} = axe.alloc : {t}")
+    w(f"{pad}%q = axe.slice %sQ[%row, 0] : {t_ring} -> {t_tile[0]}")
+    w(f"{pad}%pS = axe.slice %sP[%row, 0] : {t_ring} -> {t_tile[0]}")
+    w(f"{pad}%gQ = axe.view %Q[%qRow, 0] : memref<?x{d}xf16> -> {g_k}")
+    # At a run-time offset (the warpgroup's half) TMA cannot place Q: the
+    # threads load it, once per CTA.
+    w(f"{pad}axe.copy %gQ to %q at warpgroup : {g_k} to {t_tile[0]}")
+    w(f"{pad}axe.fence_async_proxy")
+    w(f"{pad}axe.barrier at warpgroup")
+    w(f"{pad}axe.fill %o, %zero at warpgroup : {t_s}")
+    w(f"{pad}axe.fill %m, %ninf at warpgroup : {col}")
+    w(f"{pad}axe.fill %l, %zero at warpgroup : {col}")
+    w(f"{pad}scf.for %j = %c0 to %cSeq step %c128 {{")
+    w(f"{pad}  %kt = arith.divui %j, %c64 : index")
+    for n in range(2):
+        p2 = pad + "  "
+        w(f"{p2}%i{n} = arith.addi %kt, %c{n} : index")
+        w(f"{p2}axe.pipeline_wait %pipe[%i{n}] : {t_pipe}")
+        w(f"{p2}%k{n} = axe.slice %sK[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        w(f"{p2}%v{n} = axe.slice %sV[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        w(f"{p2}axe.gemm %q, %k{n} into %s at warpgroup {{transpose_b, zero_init}} : "
+          f"{t_tile[0]}, {t_tile[n]} into {t_s}")
+        softmax_step(w, p2, None, None, None, None, t_s, t_p, t_s, col, scale)
+        w(f"{p2}axe.copy %p to %pS at warpgroup : {t_p} to {t_tile[0]}")
+        w(f"{p2}axe.fence_async_proxy")
+        w(f"{p2}axe.barrier at warpgroup")
+        w(f"{p2}axe.gemm %pS, %v{n} into %o at warpgroup {{transpose_b}} : "
+          f"{t_tile[0]}, {t_tile[n]} into {t_s}")
+        w(f"{p2}axe.pipeline_release %pipe[%i{n}] : {t_pipe}")
+    w(f"{pad}}}")
+    w(f"{pad}axe.elementwise ins(%o, %l : {t_s}, {col}) outs(%o : {t_s}) at warpgroup {{")
+    w(f"{pad}^bb0(%a: f32, %b: f32):")
+    w(f"{pad}  %x = arith.divf %a, %b : f32")
+    w(f"{pad}  axe.yield %x : f32")
+    w(f"{pad}}}")
+    w(f"{pad}%gO = axe.view %O[%qRow, 0] : memref<?x{d}xf32> -> {g_o}")
+    w(f"{pad}axe.copy %o to %gO at warpgroup : {t_s} to {g_o}")
+    w("        }")
+    w("      }")
+    w("    }")
+    w("    return")
+    w("  }")
+    w("}")
+    return "\n".join(out) + "\n"
+
+
 def main(argv):
-    if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] != "causal"):
+    if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] not in ("causal", "ws")):
         sys.exit(__doc__)
-    sys.stdout.write(emit(argv[0], int(argv[1]), int(argv[2]), len(argv) == 4))
+    name, seq, d = argv[0], int(argv[1]), int(argv[2])
+    if argv[3:] == ["ws"]:
+        sys.stdout.write(emit_ws(name, seq, d))
+    else:
+        sys.stdout.write(emit(name, seq, d, argv[3:] == ["causal"]))
 
 
 if __name__ == "__main__":
