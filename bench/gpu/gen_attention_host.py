@@ -24,19 +24,24 @@ def host(name, seq, d, bh, causal):
     dq_t = f"memref<?x{d}xf16>"
     dvt_t = f"memref<?x{seq}xf16>"
     do_t = f"memref<?x{d}xf32>"
-    mask_decl = ", memref<64x64xf32>" if causal else ""
+    mask_decl = ", memref<128x64xf32>" if causal else ""
     mask_arg = ", %Mask" if causal else ""
     scale = 1.0 / d ** 0.5
     # Keys j of query i: all, or j <= i.
     key_end = "%iEnd" if causal else "%cSeq"
     mask_setup = ""
     if causal:
-        mask_setup = """    %Mask = memref.alloc() : memref<64x64xf32>
-    scf.for %r = %c0 to %c64 step %c1 {
+        # Rows 0-63: the diagonal tile's mask; rows 64-127: a tile wholly
+        # past the diagonal.
+        mask_setup = """    %Mask = memref.alloc() : memref<128x64xf32>
+    %c128m = arith.constant 128 : index
+    scf.for %r = %c0 to %c128m step %c1 {
       scf.for %c = %c0 to %c64 step %c1 {
-        %above = arith.cmpi ugt, %c, %r : index
+        %above0 = arith.cmpi ugt, %c, %r : index
+        %past = arith.cmpi uge, %r, %c64 : index
+        %above = arith.ori %above0, %past : i1
         %mv = arith.select %above, %ninf, %zf : f32
-        memref.store %mv, %Mask[%r, %c] : memref<64x64xf32>
+        memref.store %mv, %Mask[%r, %c] : memref<128x64xf32>
       }
     }
 """
