@@ -22,8 +22,8 @@ warpgroups owns 128 query rows (grid [SEQ / 128, BH]); a producer
 warpgroup loads each K and Vt tile by TMA into a ring of two stages handed
 over through an axe.pipeline, and two consumer warpgroups each run the
 online softmax on 64 of the rows, waiting for a stage and releasing it.
-Shared tiles are written (TMA needs their alignment), register tiles are
-inferred. The partitions order their own shared writes with a warpgroup
+Its layouts are written: the shared tiles' (TMA needs their alignment) and
+the register tiles' (those inference chooses for the plain form). The partitions order their own shared writes with a warpgroup
 barrier and an async-proxy fence (Q and P before wgmma reads them). With
 `ws causal` the producer stops after the CTA's diagonal tiles; the consumer
 of the first 64 rows adds the diagonal mask to its diagonal tile and the
@@ -194,9 +194,14 @@ def emit_ws(name, seq, d, causal=False):
     t_tile = [f"!axe.buffer<64x64xf16, #axe.layout<{sw}>, shared>",
               f"!axe.buffer<64x64xf16, #axe.layout<{sw} + 4096>, shared>"]
     t_ring = "!axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared>"
-    t_s = "!axe.buffer<64x64xf32, ?, reg>"
-    t_p = "!axe.buffer<64x64xf16, ?, reg>"
-    col = "!axe.buffer<64x1xf32, ?, reg>"
+    # The layouts axe-infer-layouts chooses for the plain form, written out:
+    # inference over the unrolled ring took 13 s per kernel.
+    acc = ("#axe.layout<S[(4, 2, 8, 8, 4, 2) : "
+           "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>")
+    t_s = f"!axe.buffer<64x64xf32, {acc}, reg>"
+    t_p = f"!axe.buffer<64x64xf16, {acc}, reg>"
+    col = ("!axe.buffer<64x1xf32, #axe.layout<S[(4, 2, 8) : (32@tid_in_wg, 1, "
+           "4@tid_in_wg)] + R[4 : 1@tid_in_wg]>, reg>")
     t_pipe = "!axe.pipeline<2>"
     out = []
     w = out.append
