@@ -19,6 +19,10 @@ gpu.binary holds a cubin (axe-to-ptx format=bin, through ptxas):
     serves from CUDA managed memory, since plain host memory is reachable
     from a GPU only with HMM.
 
+  * for sm_90, the workloads whose kernels the GPUSim tests generate
+    (WORKLOADS: bf16 and grouped GEMMs, SwiGLU, attention), each with its
+    generated host program, checked against that test's CHECK lines;
+
   * with --random N, N of the seeded random kernels of the RandomDispatch
     suites (random_kernels.py exports them with the build's
     AxeRandomDispatchGPUTests, or takes them from --random-from): each
@@ -202,6 +206,8 @@ def main():
                   rename_alloc=True)
         manifest.append(f"{name} {result} {os.path.relpath(test, ROOT)} {prefix}")
         print(f"test {name}")
+    if args.chip == "sm_90" and not (args.random_only or args.bench_only):
+        prepare_workloads(args, axe_opt, kernel_pipe, host_pipe, manifest)
     with open(os.path.join(args.out, "manifest.txt"), "w") as m:
         m.write("".join(line + "\n" for line in manifest))
     if args.random is not None:
@@ -213,6 +219,64 @@ def main():
                 args.out)
     shutil.copy(os.path.join(ROOT, "include", "axe", "Runtime", "CudaRuntime.h"),
                 args.out)
+
+
+# The workloads whose kernels are generated (test/GPUSim/*.test): name, the
+# kernel generator's arguments, the host generator's, the test whose check
+# lines the output must match, and their prefix. Small shapes, as in the
+# interpreter; sm_90 only.
+WORKLOADS = [
+    ("gemm-bf16-ring",
+     ["gen_gemm_sm90.py", "--in=bf16", "--out=bf16", "g", "1024", "512", "256", "4", "ring"],
+     ["gen_gemm_host.py", "g", "256", "1024", "512", "--in=bf16", "--out=bf16"],
+     "test/GPUSim/gemm-sm90-types.test", "BF16"),
+    ("gemm-f16-out",
+     ["gen_gemm_sm90.py", "--out=f16", "g", "1024", "512", "128", "1"],
+     ["gen_gemm_host.py", "g", "256", "1024", "512", "--out=f16"],
+     "test/GPUSim/gemm-sm90-types.test", "F16"),
+    ("gemm-grouped",
+     ["gen_gemm_sm90.py", "g", "256", "512", "256", "4", "ring", "grouped", "4"],
+     ["gen_gemm_host.py", "g", "256", "512", "--experts=100,300,0,130"],
+     "test/GPUSim/gemm-sm90-grouped.test", "CHECK"),
+    ("gemm-grouped-swiglu",
+     ["gen_gemm_sm90.py", "--in=bf16", "--out=bf16", "g", "512", "512", "256", "4",
+      "ring", "grouped", "4", "swiglu"],
+     ["gen_gemm_host.py", "g", "512", "512", "--experts=100,300,0,130", "--swiglu",
+      "--in=bf16", "--out=bf16"],
+     "test/GPUSim/gemm-sm90-grouped.test", "SWIGLU"),
+    ("attention-d64",
+     ["gen_attention_sm90.py", "a", "128", "64"],
+     ["gen_attention_host.py", "a", "128", "64", "2"],
+     "test/GPUSim/attention-sm90.test", "D64"),
+    ("attention-causal-d128",
+     ["gen_attention_sm90.py", "a", "192", "128", "causal"],
+     ["gen_attention_host.py", "a", "192", "128", "2", "causal"],
+     "test/GPUSim/attention-sm90.test", "CAUSAL"),
+    ("attention-ws",
+     ["gen_attention_sm90.py", "a", "256", "64", "ws"],
+     ["gen_attention_host.py", "a", "256", "64", "2"],
+     "test/GPUSim/attention-sm90.test", "WS"),
+    ("attention-ws-causal",
+     ["gen_attention_sm90.py", "a", "384", "64", "ws", "causal"],
+     ["gen_attention_host.py", "a", "384", "64", "2", "causal"],
+     "test/GPUSim/attention-sm90.test", "CAUSAL"),
+]
+
+
+def prepare_workloads(args, axe_opt, kernel_pipe, host_pipe, manifest):
+    """Generates and compiles WORKLOADS into tests/, as integration tests."""
+    bench = os.path.join(ROOT, "bench", "gpu")
+    for name, kernel_args, host_args, test, prefix in WORKLOADS:
+        sources = []
+        for which, argv in (("kernel", kernel_args), ("host", host_args)):
+            path = os.path.join(args.out, "tests", f"{name}.{which}.mlir")
+            with open(path, "w") as f:
+                f.write(run([sys.executable, os.path.join(bench, argv[0])] + argv[1:]))
+            sources.append(path)
+        to_object(axe_opt, sources, [kernel_pipe, host_pipe],
+                  os.path.join(args.out, "tests", name + ".o"), rename_alloc=True)
+        manifest.append(f"{name} i32 {test} {prefix}")
+        print(f"workload {name}")
 
 
 def read_shapes(path):
