@@ -44,7 +44,6 @@ def emit(name, seq, d, causal):
     qk = f"!axe.buffer<64x{d}xf16, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
     vt = f"!axe.buffer<{d}x64xf16, #axe.layout<S[({d}, 64) : ({seq}, 1)]>, global>"
     go = f"!axe.buffer<64x{d}xf32, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
-    gm = "!axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
     s_qk = f"!axe.buffer<64x{d}xf16, ?, shared>"
     s_vt = f"!axe.buffer<{d}x64xf16, ?, shared>"
     s_p = "!axe.buffer<64x64xf16, ?, shared>"
@@ -82,9 +81,7 @@ def emit(name, seq, d, causal):
         w(f"      %{v} = axe.alloc : {t}")
     w(f"      %gQ = axe.view %Q[%qRow, 0] : memref<?x{d}xf16> -> {qk}")
     w(f"      axe.copy %gQ to %sQ at warpgroup : {qk} to {s_qk}")
-    w(f"      axe.fill %o, %zero at warpgroup : {t_o}")
-    w(f"      axe.fill %m, %ninf at warpgroup : {col}")
-    w(f"      axe.fill %l, %zero at warpgroup : {col}")
+    init_state(w, "      ", t_o, col)
     w(f"      scf.for %j = %c0 to {end} step %c64 {{")
     w("        %kRow = arith.addi %headRow, %j : index")
     w(f"        %gK = axe.view %K[%kRow, 0] : memref<?x{d}xf16> -> {qk}")
@@ -96,17 +93,8 @@ def emit(name, seq, d, causal):
       f": {s_qk}, {s_qk} into {t_s}")
     if causal:
         w("        %diagonal = arith.cmpi eq, %j, %q0 : index")
-        w("        scf.if %diagonal {")
-        w(f"          %gM = axe.view %Mask[0, 0] : memref<128x64xf32> -> {gm}")
-        w(f"          axe.elementwise ins(%s, %gM : {t_s}, {gm}) outs(%s : {t_s}) at warpgroup {{")
-        w("          ^bb0(%a: f32, %b: f32):")
-        w("            %x = arith.addf %a, %b : f32")
-        w("            axe.yield %x : f32")
-        w("          }")
-        w("        }")
-
-    softmax_step(w, "        ", None, None, None, None, t_s, t_p, t_o, col,
-                 scale)
+        add_mask(w, "        ", "%diagonal", "0", t_s)
+    softmax_step(w, "        ", t_s, t_p, t_o, col, scale)
     w(f"        axe.copy %p to %sP at warpgroup : {t_p} to {s_p}")
     w("        axe.barrier at cta")
     w(f"        axe.gemm %sP, %sV into %o at warpgroup {{transpose_b}} : "
@@ -114,13 +102,7 @@ def emit(name, seq, d, causal):
     # The next tile's copies overwrite what these gemms read.
     w("        axe.barrier at cta")
     w("      }")
-    w(f"      axe.elementwise ins(%o, %l : {t_o}, {col}) outs(%o : {t_o}) at warpgroup {{")
-    w("      ^bb0(%a: f32, %b: f32):")
-    w("        %x = arith.divf %a, %b : f32")
-    w("        axe.yield %x : f32")
-    w("      }")
-    w(f"      %gO = axe.view %O[%qRow, 0] : memref<?x{d}xf32> -> {go}")
-    w(f"      axe.copy %o to %gO at warpgroup : {t_o} to {go}")
+    normalize_and_store(w, "      ", t_o, col, go, d)
     w("    }")
     w("    return")
     w("  }")
@@ -128,19 +110,22 @@ def emit(name, seq, d, causal):
     return "\n".join(out) + "\n"
 
 
-def softmax_step(w, pad, s_q, s_k, s_v, s_p, t_s, t_p, t_o, col, scale):
-    """One key tile of the online softmax: S = Q K^T, the running max and
-    sum, O rescaled, P to shared memory (the caller orders it for the
-    second product), O += P V."""
-    def elementwise(ins, outs, args, body):
-        types = ", ".join(t for _, t in ins)
-        w(f"{pad}axe.elementwise ins({', '.join(v for v, _ in ins)} : {types}) "
-          f"outs({outs[0]} : {outs[1]}) at warpgroup {{")
-        w(f"{pad}^bb0({', '.join(f'%{a}: f32' for a in args)}):")
-        for line in body:
-            w(pad + "  " + line)
-        w(pad + "}")
+def elementwise(w, pad, ins, outs, args, body):
+    """An axe.elementwise at warpgroup scope: `ins` and `outs` are (value,
+    type) pairs, `args` the block's f32 argument names, `body` its lines."""
+    types = ", ".join(t for _, t in ins)
+    w(f"{pad}axe.elementwise ins({', '.join(v for v, _ in ins)} : {types}) "
+      f"outs({outs[0]} : {outs[1]}) at warpgroup {{")
+    w(f"{pad}^bb0({', '.join(f'%{a}: f32' for a in args)}):")
+    for line in body:
+        w(pad + "  " + line)
+    w(pad + "}")
 
+
+def softmax_step(w, pad, t_s, t_p, t_o, col, scale):
+    """The online softmax on one key tile whose scores are in %s: the
+    running max and sum, O rescaled, P = exp((S - max) * scale) in f16 in
+    %p (the caller stages it for the second product)."""
     def exp_scaled(a, b):
         return [f"%d = arith.subf %{a}, %{b} : f32",
                 f"%c = arith.constant {scale!r} : f32",
@@ -149,25 +134,37 @@ def softmax_step(w, pad, s_q, s_k, s_v, s_p, t_s, t_p, t_o, col, scale):
                 "axe.yield %e : f32"]
 
     w(f"{pad}axe.reduce max %s into %mt dims [1] at warpgroup : {t_s} into {col}")
-    elementwise([("%m", col), ("%mt", col)], ("%mn", col), ["a", "b"],
+    elementwise(w, pad, [("%m", col), ("%mt", col)], ("%mn", col), ["a", "b"],
                 ["%x = arith.maximumf %a, %b : f32", "axe.yield %x : f32"])
-    elementwise([("%m", col), ("%mn", col)], ("%alpha", col), ["a", "b"],
+    elementwise(w, pad, [("%m", col), ("%mn", col)], ("%alpha", col), ["a", "b"],
                 exp_scaled("a", "b"))
-    elementwise([("%s", t_s), ("%mn", col)], ("%s", t_s), ["a", "b"],
+    elementwise(w, pad, [("%s", t_s), ("%mn", col)], ("%s", t_s), ["a", "b"],
                 exp_scaled("a", "b"))
     w(f"{pad}axe.reduce sum %s into %ls dims [1] at warpgroup : {t_s} into {col}")
-    elementwise([("%l", col), ("%alpha", col), ("%ls", col)], ("%l", col),
+    elementwise(w, pad, [("%l", col), ("%alpha", col), ("%ls", col)], ("%l", col),
                 ["a", "b", "c"],
                 ["%x = arith.mulf %a, %b : f32", "%y = arith.addf %x, %c : f32",
                  "axe.yield %y : f32"])
-    elementwise([("%o", t_o), ("%alpha", col)], ("%o", t_o), ["a", "b"],
+    elementwise(w, pad, [("%o", t_o), ("%alpha", col)], ("%o", t_o), ["a", "b"],
                 ["%x = arith.mulf %a, %b : f32", "axe.yield %x : f32"])
     w(f"{pad}axe.copy %mn to %m at warpgroup : {col} to {col}")
-    w(f"{pad}axe.elementwise ins(%s : {t_s}) outs(%p : {t_p}) at warpgroup {{")
-    w(f"{pad}^bb0(%a: f32):")
-    w(f"{pad}  %x = arith.truncf %a : f32 to f16")
-    w(f"{pad}  axe.yield %x : f16")
-    w(f"{pad}}}")
+    elementwise(w, pad, [("%s", t_s)], ("%p", t_p), ["a"],
+                ["%x = arith.truncf %a : f32 to f16", "axe.yield %x : f16"])
+
+
+def init_state(w, pad, t_o, col):
+    """O = 0, the running max -inf, the running sum 0."""
+    w(f"{pad}axe.fill %o, %zero at warpgroup : {t_o}")
+    w(f"{pad}axe.fill %m, %ninf at warpgroup : {col}")
+    w(f"{pad}axe.fill %l, %zero at warpgroup : {col}")
+
+
+def normalize_and_store(w, pad, t_o, col, g_o, d):
+    """O / l into the global rows %qRow.."""
+    elementwise(w, pad, [("%o", t_o), ("%l", col)], ("%o", t_o), ["a", "b"],
+                ["%x = arith.divf %a, %b : f32", "axe.yield %x : f32"])
+    w(f"{pad}%gO = axe.view %O[%qRow, 0] : memref<?x{d}xf32> -> {g_o}")
+    w(f"{pad}axe.copy %o to %gO at warpgroup : {t_o} to {g_o}")
 
 
 def add_mask(w, pad, cond, mask_row, t_s):
@@ -175,11 +172,8 @@ def add_mask(w, pad, cond, mask_row, t_s):
     gm = "!axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
     w(f"{pad}scf.if {cond} {{")
     w(f"{pad}  %gM = axe.view %Mask[{mask_row}, 0] : memref<128x64xf32> -> {gm}")
-    w(f"{pad}  axe.elementwise ins(%s, %gM : {t_s}, {gm}) outs(%s : {t_s}) at warpgroup {{")
-    w(f"{pad}  ^bb0(%a: f32, %b: f32):")
-    w(f"{pad}    %x = arith.addf %a, %b : f32")
-    w(f"{pad}    axe.yield %x : f32")
-    w(f"{pad}  }}")
+    elementwise(w, pad + "  ", [("%s", t_s), ("%gM", gm)], ("%s", t_s),
+                ["a", "b"], ["%x = arith.addf %a, %b : f32", "axe.yield %x : f32"])
     w(f"{pad}}}")
 
 
@@ -268,9 +262,7 @@ def emit_ws(name, seq, d, causal=False):
     w(f"{pad}axe.copy %gQ to %q at warpgroup : {g_k} to {t_tile[0]}")
     w(f"{pad}axe.fence_async_proxy")
     w(f"{pad}axe.barrier at warpgroup")
-    w(f"{pad}axe.fill %o, %zero at warpgroup : {t_s}")
-    w(f"{pad}axe.fill %m, %ninf at warpgroup : {col}")
-    w(f"{pad}axe.fill %l, %zero at warpgroup : {col}")
+    init_state(w, pad, t_s, col)
     if causal:
         w(pad + "%r0 = arith.addi %q0, %row : index")
     w(f"{pad}scf.for %j = %c0 to {end} step %c128 {{")
@@ -289,7 +281,7 @@ def emit_ws(name, seq, d, causal=False):
             w(f"{p2}%beyond{n} = arith.cmpi ugt, %key{n}, %r0 : index")
             add_mask(w, p2, f"%diagonal{n}", "0", t_s)
             add_mask(w, p2, f"%beyond{n}", "%c64", t_s)
-        softmax_step(w, p2, None, None, None, None, t_s, t_p, t_s, col, scale)
+        softmax_step(w, p2, t_s, t_p, t_s, col, scale)
         w(f"{p2}axe.copy %p to %pS at warpgroup : {t_p} to {t_tile[0]}")
         w(f"{p2}axe.fence_async_proxy")
         w(f"{p2}axe.barrier at warpgroup")
@@ -297,13 +289,7 @@ def emit_ws(name, seq, d, causal=False):
           f"{t_tile[0]}, {t_tile[n]} into {t_s}")
         w(f"{p2}axe.pipeline_release %pipe[%i{n}] : {t_pipe}")
     w(f"{pad}}}")
-    w(f"{pad}axe.elementwise ins(%o, %l : {t_s}, {col}) outs(%o : {t_s}) at warpgroup {{")
-    w(f"{pad}^bb0(%a: f32, %b: f32):")
-    w(f"{pad}  %x = arith.divf %a, %b : f32")
-    w(f"{pad}  axe.yield %x : f32")
-    w(f"{pad}}}")
-    w(f"{pad}%gO = axe.view %O[%qRow, 0] : memref<?x{d}xf32> -> {g_o}")
-    w(f"{pad}axe.copy %o to %gO at warpgroup : {t_s} to {g_o}")
+    normalize_and_store(w, pad, t_s, col, g_o, d)
     w("        }")
     w("      }")
     w("    }")

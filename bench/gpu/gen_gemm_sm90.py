@@ -439,9 +439,17 @@ def retype(text, in_type, out_type):
                     f"{pad}  axe.yield %y : {out_type}\n"
                     f"{pad}}}\n"
                     f"{pad}axe.copy %accN to %gC at warpgroup : {t_n} to {t_c}\n")
-        text = re.sub(
+        text = must_sub(
             r"( *)axe\.copy %acc to %gC at warpgroup : (!axe\.buffer<[^>]*>) "
-            r"to (!axe\.buffer<[^>]*>)\n", epilogue, text)
+            r"to (!axe\.buffer<[^>]*>)\n", epilogue, text, "C's store")
+    return text
+
+
+def must_sub(pattern, repl, text, what, count=0):
+    """re.subn that fails loudly when the generators' text changed and the
+    pattern no longer finds what it rewrites."""
+    text, found = re.subn(pattern, repl, text, count=count)
+    assert found, f"gen_gemm_sm90.py: {what} not found"
     return text
 
 
@@ -452,17 +460,20 @@ def grouped(text, n, k, experts):
     A (tokens sorted by expert, each expert's rows padded to a multiple of
     128). CTA (bx, by) multiplies tile bx by expert tileExpert[bx]'s
     columns n0 .. n0 + BN."""
-    text = text.replace(f"memref<{n}x{k}x", f"memref<{experts * n}x{k}x")
-    text = re.sub(r"(%C: memref<\?x\d+x\w+>), %mTiles: index\)",
-                  r"\1, %tileExpert: memref<?xi32>, %mTiles: index)", text)
-    text = text.replace(
+    text = must_sub(re.escape(f"memref<{n}x{k}x"), f"memref<{experts * n}x{k}x",
+                    text, "B's memref")
+    text = must_sub(r"(%C: memref<\?x\d+x\w+>), %mTiles: index\)",
+                    r"\1, %tileExpert: memref<?xi32>, %mTiles: index)", text,
+                    "the signature")
+    text = must_sub(
         "      %n0 = arith.muli %by, %cBN : index\n",
         "      %n0 = arith.muli %by, %cBN : index\n"
         "      %expertRaw = memref.load %tileExpert[%bx] : memref<?xi32>\n"
         "      %expert = arith.index_cast %expertRaw : i32 to index\n"
         "      %expertRow = arith.muli %expert, %cN : index\n"
-        "      %nB = arith.addi %expertRow, %n0 : index\n", 1)
-    text = text.replace("axe.view %B[%n0, ", "axe.view %B[%nB, ")
+        "      %nB = arith.addi %expertRow, %n0 : index\n", text, "%n0", count=1)
+    text = must_sub(re.escape("axe.view %B[%n0, "), "axe.view %B[%nB, ", text,
+                    "B's views")
     text = text.replace("    %zero = arith.constant",
                         f"    %cN = arith.constant {n} : index\n"
                         "    %zero = arith.constant", 1)
@@ -516,10 +527,9 @@ def swiglu(text, n, bn, out_type):
                 f"{pad}  axe.yield {result} : {out_type}\n"
                 f"{pad}}}\n"
                 f"{pad}axe.copy %h to %gH at warpgroup : {t_h} to {t_gh}\n")
-    text, count = re.subn(
+    text = must_sub(
         r"( *)%gC = axe\.view [^\n]*\n *axe\.copy %acc to %gC [^\n]*\n",
-        epilogue, text)
-    assert count == 1, "swiglu: the C store was not found"
+        epilogue, text, "swiglu: C's store")
     text = re.sub(r"%C: memref<\?x\d+xf32>", f"%C: memref<?x{h}x{out_type}>",
                   text)
     text = text.replace("    %zero = arith.constant",
