@@ -84,25 +84,50 @@ def routing_setup(tiles):
         for t, e in enumerate(tiles)))
 
 
-def pattern(x, mul, y, mod, off, scale, in_t):
-    """%vn = ((x * mul + y) mod `mod` - off) * scale, in `in_t`."""
-    return f"""        %t = arith.muli {x}, {mul} : index
-        %u = arith.addi %t, {y} : index
-        %r = arith.remui %u, {mod} : index
-        %ri = arith.index_cast %r : index to i64
-        %rf = arith.sitofp %ri : i64 to f32
-        %off = arith.constant {off} : f32
-        %v0 = arith.subf %rf, %off : f32
-        %scale = arith.constant {scale} : f32
-        %v = arith.mulf %v0, %scale : f32
-        %vn = arith.truncf %v : f32 to {in_t}
+F8_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}
+
+
+def pattern(x, mul, y, mod, off, scale, in_t, p="", lut=None):
+    """%{p}v = ((x * mul + y) mod `mod` - off) * scale in f32, and %{p}vn
+    the same in `in_t` (read from `lut`, a table of the `mod` values, for
+    8-bit floats: the CPU lowering has no conversions to them; none when
+    `in_t` is None)."""
+    text = f"""        %{p}t = arith.muli {x}, {mul} : index
+        %{p}u = arith.addi %{p}t, {y} : index
+        %{p}r = arith.remui %{p}u, {mod} : index
+        %{p}ri = arith.index_cast %{p}r : index to i64
+        %{p}rf = arith.sitofp %{p}ri : i64 to f32
+        %{p}off = arith.constant {off} : f32
+        %{p}v0 = arith.subf %{p}rf, %{p}off : f32
+        %{p}scale = arith.constant {scale} : f32
+        %{p}v = arith.mulf %{p}v0, %{p}scale : f32
 """
+    if lut:
+        return text + (f"        %{p}vn = memref.load {lut}[%{p}r] : "
+                       f"memref<{mod[2:]}x{in_t}>\n")
+    if in_t:
+        return text + f"        %{p}vn = arith.truncf %{p}v : f32 to {in_t}\n"
+    return text
+
+
+def lut(name, mod, off, scale, in_t):
+    """{name}: memref<mod x in_t> holding (r - off) * scale for r < mod."""
+    text = f"    {name} = memref.alloc() : memref<{mod}x{in_t}>\n"
+    for r in range(mod):
+        text += (f"    {name}v{r} = arith.constant {(r - float(off)) * float(scale)} : {in_t}\n"
+                 f"    {name}i{r} = arith.constant {r} : index\n"
+                 f"    memref.store {name}v{r}, {name}[{name}i{r}] : memref<{mod}x{in_t}>\n")
+    return text
 
 
 def fill_inputs(in_t, a_t, b_t, a_off, a_scale, b_off, b_scale, live):
     """Loops filling A[i][k] = ((i + 2k) mod 5 - a_off) * a_scale (0 on
     padding rows when `live`) and B[j][k] = ((3j + k) mod 7 - b_off) *
-    b_scale, over %cM, %cNB and %cK."""
+    b_scale, over %cM, %cNB and %cK; 8-bit floats from tables %lutA and
+    %lutB made first."""
+    f8 = in_t.startswith("f8")
+    luts = (lut("%lutA", 5, a_off, a_scale, in_t) +
+            lut("%lutB", 7, b_off, b_scale, in_t)) if f8 else ""
     store_a = (f"        %live = func.call @liveRow(%i) : (index) -> i1\n"
                f"        %zin = arith.constant 0.0 : {in_t}\n"
                f"        %va = arith.select %live, %vn, %zin : {in_t}\n"
@@ -110,17 +135,22 @@ def fill_inputs(in_t, a_t, b_t, a_off, a_scale, b_off, b_scale, live):
                f"        memref.store %vn, %A[%i, %kk] : {a_t}\n")
     return f"""    // A[i][k] = ((i + 2k) mod 5 - {a_off}) * {a_scale}{" (0 on padding rows)" if live else ""},
     // B[j][k] = ((3j + k) mod 7 - {b_off}) * {b_scale}.
-    scf.for %kk = %c0 to %cK step %c1 {{
+{luts}    scf.for %kk = %c0 to %cK step %c1 {{
       scf.for %i = %c0 to %cM step %c1 {{
-{pattern("%kk", "%c2", "%i", "%c5", a_off, a_scale, in_t)}{store_a}      }}
+{pattern("%kk", "%c2", "%i", "%c5", a_off, a_scale, in_t, lut="%lutA" if f8 else None)}{store_a}      }}
       scf.for %j = %c0 to %cNB step %c1 {{
-{pattern("%j", "%c3", "%kk", "%c7", b_off, b_scale, in_t)}        memref.store %vn, %B[%j, %kk] : {b_t}
+{pattern("%j", "%c3", "%kk", "%c7", b_off, b_scale, in_t, lut="%lutB" if f8 else None)}        memref.store %vn, %B[%j, %kk] : {b_t}
       }}
     }}
 """
 
 
-def host(name, m, n, k, in_t, out_t, experts=None):
+def host(name, m, n, k, in_arg, out_t, experts=None):
+    # 8-bit inputs: the kernel takes a scale (A's times B's), 5.25 here, so
+    # that the product is not a power of two and C's elements reach about
+    # 16000 for any output type.
+    in_t = F8_TYPES.get(in_arg, in_arg)
+    f8 = in_arg in F8_TYPES
     tiles, blocks = routing(experts) if experts else ([], [])
     if experts:
         m = 128 * len(tiles)
@@ -135,7 +165,7 @@ def host(name, m, n, k, in_t, out_t, experts=None):
               f"          %ref = arith.extf %ref_n : {out_t} to f32")
     minus = ("%minus = arith.constant -1.0 : f32" if out_t == "f32" else
              f"%minus = arith.constant -1.0 : {out_t}")
-    scale = "1.0" if out_t == "f32" else "7.0"
+    scale = "1.0" if out_t == "f32" or f8 else "7.0"
     a_off, b_off = ("2.0", "3.0") if out_t == "f32" else ("0.0", "0.0")
     sample_r, sample_c = min(100, m - 1), min(700, n - 1)
     if experts:
@@ -160,7 +190,26 @@ def host(name, m, n, k, in_t, out_t, experts=None):
         route_type = route_arg = route_setup = live_fn = dealloc_route = ""
         b_row = "        %jb = arith.addi %j, %c0 : index\n"
         header_args = f"{m}"
-    return f"""// Generated by bench/gpu/gen_gemm_host.py {name} {header_args} {n} {k} --in={in_t} --out={out_t}
+    if f8:
+        route_type, route_arg = "f32, ", "%kscale, "
+        route_setup = "    %kscale = arith.constant 5.25 : f32\n"
+    if f8:
+        # No conversions from 8-bit floats on the CPU: the reference takes
+        # the inputs' values from their formula.
+        operands = (pattern("%kk", "%c2", "%i", "%c5", a_off, scale, None, "pa")
+                    + pattern("%jb", "%c3", "%kk", "%c7", b_off, "1.0", None, "pb")
+                    + "          %p = arith.mulf %pav, %pbv : f32\n")
+        dot = "%dot0"
+        scaled = "        %dot = arith.mulf %dot0, %kscale : f32\n"
+    else:
+        operands = f"""          %a = memref.load %A[%i, %kk] : {a_t}
+          %b = memref.load %B[%jb, %kk] : {b_t}
+          %a32 = arith.extf %a : {in_t} to f32
+          %b32 = arith.extf %b : {in_t} to f32
+          %p = arith.mulf %a32, %b32 : f32
+"""
+        dot, scaled = "%dot", ""
+    return f"""// Generated by bench/gpu/gen_gemm_host.py {name} {header_args} {n} {k} --in={in_arg} --out={out_t}
 module {{
 {live_fn}  func.func private @{name}({a_t}, {b_t}, {c_t}, {route_type}index)
   func.func @main() -> i32 {{
@@ -177,16 +226,11 @@ module {{
 {route_setup}    call @{name}(%A, %B, %C, {route_arg}%tiles) : ({a_t}, {b_t}, {c_t}, {route_type}index) -> ()
     %bad = scf.for %i = %c0 to %cM step %c1 iter_args(%nb = %zi) -> (i64) {{
       %row = scf.for %j = %c0 to %cN step %c1 iter_args(%mm = %nb) -> (i64) {{
-{b_row}        %dot = scf.for %kk = %c0 to %cK step %c1 iter_args(%s = %zf) -> (f32) {{
-          %a = memref.load %A[%i, %kk] : {a_t}
-          %b = memref.load %B[%jb, %kk] : {b_t}
-          %a32 = arith.extf %a : {in_t} to f32
-          %b32 = arith.extf %b : {in_t} to f32
-          %p = arith.mulf %a32, %b32 : f32
-          %s2 = arith.addf %s, %p : f32
+{b_row}        {dot} = scf.for %kk = %c0 to %cK step %c1 iter_args(%s = %zf) -> (f32) {{
+{operands}          %s2 = arith.addf %s, %p : f32
           scf.yield %s2 : f32
         }}
-        {to_out}
+{scaled}        {to_out}
         %got_raw = memref.load %C[%i, %j] : {c_t}
         {"%got = " + widen if widen else ""}
         %ne = arith.cmpf une, {got}, %ref : f32
@@ -323,7 +367,7 @@ module {{
 
 def main(argv):
     types = {"in": "f16", "out": "f32"}
-    allowed = {"in": ("f16", "bf16"), "out": ("f32", "f16", "bf16")}
+    allowed = {"in": ("f16", "bf16", *F8_TYPES), "out": ("f32", "f16", "bf16")}
     positional = []
     experts = None
     swiglu = False
@@ -340,8 +384,8 @@ def main(argv):
         if arg.startswith("--"):
             key, _, value = arg[2:].partition("=")
             if key not in allowed or value not in allowed[key]:
-                sys.exit(f"gen_gemm_host.py: {arg}: expected --in=f16|bf16 "
-                         "or --out=f32|f16|bf16")
+                sys.exit(f"gen_gemm_host.py: {arg}: expected "
+                         "--in=f16|bf16|e4m3|e5m2 or --out=f32|f16|bf16")
             types[key] = value
         else:
             positional.append(arg)
@@ -354,6 +398,9 @@ def main(argv):
             lambda: host(name, 0, n, k, types["in"], types["out"], experts))
         sys.stdout.write(make())
         return
+    if types["in"] in F8_TYPES and experts:
+        sys.exit("gen_gemm_host.py: 8-bit inputs are checked in the plain "
+                 "GEMM only")
     if swiglu:
         sys.exit("gen_gemm_host.py: --swiglu checks a grouped kernel: give "
                  "--experts")

@@ -34,6 +34,18 @@ keep their activations.
 import re
 import sys
 
+# K elements per stage: one 128-byte swizzled line of a row (64 16-bit
+# elements; 128 8-bit ones with --in=e4m3|e5m2), and the swizzle of such
+# lines in elements (16-byte chunks of 8 or 16 elements).
+KW = 64
+SWZ = "SW(3, 3, 3)"
+
+
+def set_element_bytes(nbytes):
+    global KW, SWZ
+    KW = 128 // nbytes
+    SWZ = {2: "SW(3, 3, 3)", 1: "SW(4, 3, 3)"}[nbytes]
+
 
 def acc_layout(w, bn):
     w(f"// wgmma m64n{bn} accumulator: warp w of the warpgroup holds rows")
@@ -56,7 +68,7 @@ def kernel_head(w, name, n, k, bn, stages, t_sa, t_sb, t_pipe=None):
     w("    %c128 = arith.constant 128 : index")
     w(f"    %cBN = arith.constant {bn} : index")
     w(f"    %cK = arith.constant {k} : index")
-    w(f"    %cStep = arith.constant {stages * 64} : index")
+    w(f"    %cStep = arith.constant {stages * KW} : index")
     w("    %zero = arith.constant 0.0 : f32")
     w(f"    axe.kernel grid [%mTiles, {n // bn}] threads 384 cluster [2, 1] {{")
     w("      %bx = axe.axis_id bx")
@@ -71,19 +83,19 @@ def kernel_head(w, name, n, k, bn, stages, t_sa, t_sb, t_pipe=None):
     w("        axe.partition warps [0, 4) registers 40 {")
     w("          scf.for %k = %c0 to %cK step %cStep {")
     if t_pipe:
-        w("            %kt = arith.divui %k, %c64 : index")
+        w(f"            %kt = arith.divui %k, %c{KW} : index")
     for s in range(stages):
-        w(f"            %k{s} = arith.addi %k, %c{64 * s} : index" if s else
+        w(f"            %k{s} = arith.addi %k, %c{KW * s} : index" if s else
           f"            %k{s} = arith.addi %k, %c0 : index")
 
 
 def producer_stage(w, s, where_a, where_b, lay_a, lay_b, n, k, bn, t_sa, t_sb):
     """Stage s's two TMA boxes: A's 128x64 at %sA[where_a] (layout lay_a),
     B's BNx64 at %sB[where_b]; returns their tokens."""
-    t_a = "!axe.buffer<128x64xf16, #gA, global>"
-    t_b = f"!axe.buffer<{bn}x64xf16, #gB, global>"
-    d_a = f"!axe.buffer<128x64xf16, #{lay_a}, shared>"
-    d_b = f"!axe.buffer<{bn}x64xf16, #{lay_b}, shared>"
+    t_a = f"!axe.buffer<128x{KW}xf16, #gA, global>"
+    t_b = f"!axe.buffer<{bn}x{KW}xf16, #gB, global>"
+    d_a = f"!axe.buffer<128x{KW}xf16, #{lay_a}, shared>"
+    d_b = f"!axe.buffer<{bn}x{KW}xf16, #{lay_b}, shared>"
     w(f"            %dA{s} = axe.slice %sA[{where_a}] : {t_sa} -> {d_a}")
     w(f"            %dB{s} = axe.slice %sB[{where_b}] : {t_sb} -> {d_b}")
     w(f"            %gA{s} = axe.view %A[%m0, %k{s}] : memref<?x{k}xf16> -> {t_a}")
@@ -136,20 +148,20 @@ def stage_layouts(w, n, k, bn, stages):
     that TMA knows each box's alignment), of a consumer's 64-row half and of
     the accumulator; returns the types of A's and B's shared buffers and of
     the accumulator."""
-    w(f"#gA = #axe.layout<S[(128, 64) : ({k}, 1)]>")
-    w(f"#gB = #axe.layout<S[({bn}, 64) : ({k}, 1)]>")
+    w(f"#gA = #axe.layout<S[(128, {KW}) : ({k}, 1)]>")
+    w(f"#gB = #axe.layout<S[({bn}, {KW}) : ({k}, 1)]>")
     w(f"#gC = #axe.layout<S[(64, {bn}) : ({n}, 1)]>")
-    w(f"#sA = #axe.layout<SW(3, 3, 3) o S[({stages * 128}, 64) : (64, 1)]>")
-    w(f"#sB = #axe.layout<SW(3, 3, 3) o S[({stages * bn}, 64) : (64, 1)]>")
+    w(f"#sA = #axe.layout<{SWZ} o S[({stages * 128}, {KW}) : ({KW}, 1)]>")
+    w(f"#sB = #axe.layout<{SWZ} o S[({stages * bn}, {KW}) : ({KW}, 1)]>")
     for s in range(stages):
-        off = f" + {s * 128 * 64}" if s else ""
-        w(f"#sA{s} = #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]{off}>")
-        off = f" + {s * bn * 64}" if s else ""
-        w(f"#sB{s} = #axe.layout<SW(3, 3, 3) o S[({bn}, 64) : (64, 1)]{off}>")
-    w("#swHalf = #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>")
+        off = f" + {s * 128 * KW}" if s else ""
+        w(f"#sA{s} = #axe.layout<{SWZ} o S[(128, {KW}) : ({KW}, 1)]{off}>")
+        off = f" + {s * bn * KW}" if s else ""
+        w(f"#sB{s} = #axe.layout<{SWZ} o S[({bn}, {KW}) : ({KW}, 1)]{off}>")
+    w(f"#swHalf = #axe.layout<{SWZ} o S[(64, {KW}) : ({KW}, 1)]>")
     acc_layout(w, bn)
-    return (f"!axe.buffer<{stages * 128}x64xf16, #sA, shared>",
-            f"!axe.buffer<{stages * bn}x64xf16, #sB, shared>",
+    return (f"!axe.buffer<{stages * 128}x{KW}xf16, #sA, shared>",
+            f"!axe.buffer<{stages * bn}x{KW}xf16, #sB, shared>",
             f"!axe.buffer<64x{bn}xf32, #acc, reg>")
 
 
@@ -172,13 +184,13 @@ def consumer_ring_stage(w, j, p, bn, t_sa, t_sb, t_acc, t_p):
     its slot into the accumulator, release it."""
     w(f"{p}axe.pipeline_wait %pipe[%i{j}] : {t_p}")
     w(f"{p}%a{j} = axe.slice %sA[%rowA{j}, 0] : {t_sa} -> "
-      "!axe.buffer<64x64xf16, #swHalf, shared>")
+      f"!axe.buffer<64x{KW}xf16, #swHalf, shared>")
     w(f"{p}%b{j} = axe.slice %sB[{j * bn}, 0] : {t_sb} -> "
-      f"!axe.buffer<{bn}x64xf16, #sB{j}, shared>")
+      f"!axe.buffer<{bn}x{KW}xf16, #sB{j}, shared>")
     w(f"{p}axe.gemm %a{j}, %b{j} into %acc at warpgroup "
       '{schedule = {sm_90 = "wgmma"}, transpose_b} : '
-      "!axe.buffer<64x64xf16, #swHalf, shared>, "
-      f"!axe.buffer<{bn}x64xf16, #sB{j}, shared> into {t_acc}")
+      f"!axe.buffer<64x{KW}xf16, #swHalf, shared>, "
+      f"!axe.buffer<{bn}x{KW}xf16, #sB{j}, shared> into {t_acc}")
     w(f"{p}axe.pipeline_release %pipe[%i{j}] : {t_p}")
 
 
@@ -289,7 +301,7 @@ def ring_start(header, n, k, bn, stages):
     """The output list and its writer after the header comment and the
     layouts of a ring kernel; the types of A's and B's stages, of the
     accumulator and of the pipeline."""
-    assert k % (64 * stages) == 0, "K must be a multiple of 64 x stages"
+    assert k % (KW * stages) == 0, f"K must be a multiple of {KW} x stages"
     out = []
     w = out.append
     for line in header + [""]:
@@ -308,7 +320,7 @@ def emit_ring(name, n, k, bn, stages):
     out, w, (t_sa, t_sb, t_acc, t_p) = ring_start([
         f"// Generated by bench/gpu/gen_gemm_sm90.py {name} {n} {k} {bn} {stages} ring:",
         f"// C (M x {n} f32) = A (M x {k} f16) x B^T, a 128x{bn} tile per CTA, a",
-        f"// ring of {stages} stages of K = 64 handed over through an axe.pipeline.",
+        f"// ring of {stages} stages of K = {KW} handed over through an axe.pipeline.",
         "// See the script for the design."], n, k, bn, stages)
     kernel_head(w, name, n, k, bn, stages, t_sa, t_sb, t_p)
 
@@ -323,7 +335,7 @@ def emit_ring(name, n, k, bn, stages):
         w(f"          %rowA{j} = arith.addi %rowInTile, %c{j * 128} : index" if j else
           f"          %rowA{j} = arith.addi %rowInTile, %c0 : index")
     w("          scf.for %k = %c0 to %cK step %cStep {")
-    w("            %kt = arith.divui %k, %c64 : index")
+    w(f"            %kt = arith.divui %k, %c{KW} : index")
     for j in range(stages):
         stage_index(j)
         consumer_ring_stage(w, j, " " * 12, bn, t_sa, t_sb, t_acc, t_p)
@@ -338,23 +350,23 @@ def emit_persistent(name, n, k, bn, stages, ctas):
     128 x BN tiles of C). Stage indices run on across tiles, so the producer
     fills the next tile's first stages while the consumers still multiply
     or store the last one."""
-    k_steps = k // 64
+    k_steps = k // KW
     out, w, (t_sa, t_sb, t_acc, t_p) = ring_start([
         f"// Generated by bench/gpu/gen_gemm_sm90.py {name} {n} {k} {bn} {stages} persistent {ctas}:",
         f"// C (M x {n} f32) = A (M x {k} f16) x B^T, 128x{bn} tiles, at most {ctas} CTAs",
-        f"// each looping over tiles; a ring of {stages} stages of K = 64 handed over",
+        f"// each looping over tiles; a ring of {stages} stages of K = {KW} handed over",
         "// through an axe.pipeline. See the script for the design."], n, k, bn, stages)
     w('module attributes {axe.target = #axe.target<"sm_90">} {')
     w(f"  func.func @{name}(%A: memref<?x{k}xf16>, %B: memref<{n}x{k}xf16>,")
     w(f"      %C: memref<?x{n}xf32>, %mTiles: index) {{")
-    for v in sorted({0, 1, 64, 128} | {64 * j for j in range(stages)}
+    for v in sorted({0, 1, 64, 128} | {KW * j for j in range(stages)}
                     | {128 * j for j in range(stages)}):
         w(f"    %c{v} = arith.constant {v} : index")
     for j in range(stages):
         w(f"    %cj{j} = arith.constant {j} : index")
     w(f"    %cBN = arith.constant {bn} : index")
     w(f"    %cK = arith.constant {k} : index")
-    w(f"    %cStep = arith.constant {stages * 64} : index")
+    w(f"    %cStep = arith.constant {stages * KW} : index")
     w(f"    %cKSteps = arith.constant {k_steps} : index")
     w(f"    %cNTiles = arith.constant {n // bn} : index")
     w(f"    %cCtas = arith.constant {ctas} : index")
@@ -381,7 +393,7 @@ def emit_persistent(name, n, k, bn, stages, ctas):
 
     def k_loop(p):
         w(f"{p}scf.for %k = %c0 to %cK step %cStep {{")
-        w(f"{p}  %kq = arith.divui %k, %c64 : index")
+        w(f"{p}  %kq = arith.divui %k, %c{KW} : index")
         w(f"{p}  %kt = arith.addi %base, %kq : index")
 
     w("        axe.partition warps [0, 4) registers 40 {")
@@ -389,7 +401,7 @@ def emit_persistent(name, n, k, bn, stages, ctas):
     k_loop(" " * 12)
     for j in range(stages):
         w(f"              %i{j} = arith.addi %kt, %cj{j} : index")
-        w(f"              %k{j} = arith.addi %k, %c{64 * j} : index" if j else
+        w(f"              %k{j} = arith.addi %k, %c{KW * j} : index" if j else
           f"              %k{j} = arith.addi %k, %c0 : index")
         producer_ring_stage(w, j, 2, n, k, bn, t_sa, t_sb, t_p)
     consumer_head(w, t_acc, depth=1, fill=False)
@@ -406,23 +418,37 @@ def emit_persistent(name, n, k, bn, stages, ctas):
 
 def constants(text, stages, bn):
     """Declares the %cN constants the body uses."""
-    needed = sorted(({64 * s for s in range(1, stages)} |
+    needed = sorted(({KW * s for s in range(1, stages)} |
                      {128 * s for s in range(1, stages)}) - {64, 128})
     decl = "".join(f"    %c{v} = arith.constant {v} : index\n" for v in needed)
     return text.replace("    %zero = arith.constant", decl + "    %zero = arith.constant", 1)
 
 
+MLIR_TYPES = {"f16": "f16", "bf16": "bf16", "e4m3": "f8E4M3FN",
+              "e5m2": "f8E5M2"}
+
+
 def retype(text, in_type, out_type):
     """The kernel with A and B of `in_type` and C of `out_type`: the
     generators write f16 operands and an f32 C, and every f16 in their
-    output is an operand's, every f32 on C's view or memref is C's."""
+    output is an operand's, every f32 on C's view or memref is C's. 8-bit
+    inputs come with a per-tensor scale, as FP8 GEMMs take them: the kernel
+    takes %scale (A's scale times B's) and multiplies the accumulator by it
+    before C's rounding."""
+    scaled = in_type in ("e4m3", "e5m2")
     if in_type != "f16":
-        text = re.sub(r"(\b|(?<=\dx))f16\b", in_type, text)
-    if out_type != "f32":
+        text = re.sub(r"(\b|(?<=\dx))f16\b", MLIR_TYPES[in_type], text)
+    if scaled:
+        text = must_sub(r"(%C: memref<\?x\d+xf32>), %mTiles: index\)",
+                        r"\1, %scale: f32, %mTiles: index)", text,
+                        "the signature")
+        text = text.replace(" f32) = A", " f32) = scale x A", 1)
+    if out_type != "f32" or scaled:
         text = re.sub(r"(memref<\?x\d+x)f32>", rf"\g<1>{out_type}>", text)
         text = re.sub(r"(!axe\.buffer<\d+x\d+x)f32(, #gC, global>)",
                       rf"\g<1>{out_type}\g<2>", text)
-        text = text.replace(" f32) = A", f" {out_type}) = A")
+        text = re.sub(r" f32\) = (scale x )?A", rf" {out_type}) = \g<1>A",
+                      text, count=1)
         # A copy does not narrow: an elementwise op rounds the accumulator
         # into a register tile of C's type in the same layout, whose copy
         # stores each thread's adjacent pairs as one 32-bit store (an
@@ -431,14 +457,24 @@ def retype(text, in_type, out_type):
         def epilogue(m):
             pad, t_acc, t_c = m[1], m[2], m[3]
             t_n = t_acc.replace("xf32,", f"x{out_type},")
-            return (f"{pad}%accN = axe.alloc : {t_n}\n"
+            body, x = "", "%x"
+            if scaled:
+                body += f"{pad}  %xs = arith.mulf %x, %scale : f32\n"
+                x = "%xs"
+            if out_type != "f32":
+                body += f"{pad}  %y = arith.truncf {x} : f32 to {out_type}\n"
+                x = "%y"
+            # An f32 C is scaled in place: a second f32 tile would not
+            # fit in the registers beside the accumulator.
+            acc_n = "%acc" if out_type == "f32" else "%accN"
+            alloc = "" if out_type == "f32" else f"{pad}%accN = axe.alloc : {t_n}\n"
+            return (alloc +
                     f"{pad}axe.elementwise ins(%acc : {t_acc}) "
-                    f"outs(%accN : {t_n}) at warpgroup {{\n"
-                    f"{pad}^bb0(%x: f32):\n"
-                    f"{pad}  %y = arith.truncf %x : f32 to {out_type}\n"
-                    f"{pad}  axe.yield %y : {out_type}\n"
+                    f"outs({acc_n} : {t_n}) at warpgroup {{\n"
+                    f"{pad}^bb0(%x: f32):\n" + body +
+                    f"{pad}  axe.yield {x} : {out_type}\n"
                     f"{pad}}}\n"
-                    f"{pad}axe.copy %accN to %gC at warpgroup : {t_n} to {t_c}\n")
+                    f"{pad}axe.copy {acc_n} to %gC at warpgroup : {t_n} to {t_c}\n")
         text = must_sub(
             r"( *)axe\.copy %acc to %gC at warpgroup : (!axe\.buffer<[^>]*>) "
             r"to (!axe\.buffer<[^>]*>)\n", epilogue, text, "C's store")
@@ -543,13 +579,18 @@ def main(argv):
     types = {"in": "f16", "out": "f32"}
     while argv and argv[0].startswith("--"):
         key, _, value = argv.pop(0)[2:].partition("=")
-        allowed = {"in": ("f16", "bf16"), "out": ("f32", "f16", "bf16")}
+        allowed = {"in": tuple(MLIR_TYPES), "out": ("f32", "f16", "bf16")}
         if key not in allowed or value not in allowed[key]:
-            sys.exit(f"gen_gemm_sm90.py: --{key}={value}: expected --in=f16|bf16 "
-                     "or --out=f32|f16|bf16")
+            sys.exit(f"gen_gemm_sm90.py: --{key}={value}: expected "
+                     "--in=f16|bf16|e4m3|e5m2 or --out=f32|f16|bf16")
         types[key] = value
     name, n, k, bn, g = argv[0], *map(int, argv[1:5])
     form = argv[5] if len(argv) > 5 else ""
+    if types["in"] in ("e4m3", "e5m2"):
+        if form not in ("ring", "persistent") or argv[6:7] == ["grouped"]:
+            sys.exit("gen_gemm_sm90.py: 8-bit inputs take the ring or the "
+                     "persistent form")
+        set_element_bytes(1)
     if form == "persistent":
         text = emit_persistent(name, n, k, bn, g, int(argv[6]))
     elif form == "ring":

@@ -196,7 +196,7 @@ void Machine::execTcgen05Mma(const Inst &i) {
                                 "columns {1} to {2}, outside the CTA's "
                                 "allocated TMEM columns",
                                 dAddress, d.column, d.column + n - 1));
-    Kind kind = id.aType == 1 ? Kind::BF16 : Kind::F16;
+    TensorInput kind = id.aType == 1 ? TensorInput::BF16 : TensorInput::F16;
     std::vector<double> a, b;
     if (!readKMajorOperand(i, l, "tcgen05.mma", "A", da, descA, m, k, kind,
                            a) ||

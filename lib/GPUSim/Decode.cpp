@@ -74,6 +74,12 @@ FailureOr<ElementInfo> Decoder::info(Type t, Operation *where) {
     e.bits = i.getWidth();
     return e;
   }
+  // 8-bit floats are only moved here (copies, TMA) and read by tensor-core
+  // instructions, which decode them themselves: their values are their bits.
+  if (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8) {
+    e.bits = 8;
+    return e;
+  }
   if (t.isF16())
     e.kind = Kind::F16;
   else if (t.isBF16())

@@ -8,6 +8,8 @@
 
 #include "DecodeInternal.h"
 
+#include "axe/GPUSim/Hopper.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
@@ -90,23 +92,34 @@ LogicalResult Decoder::wgmma(Operation *o) {
   auto w = cast<NVVM::WgmmaMmaAsyncOp>(o);
   NVVM::MMAShapeAttr shape = w.getShape();
   int64_t m = shape.getM(), n = shape.getN(), k = shape.getK();
-  auto inputKind = [&](NVVM::WGMMATypes t) -> std::optional<Kind> {
-    if (t == NVVM::WGMMATypes::f16)
-      return Kind::F16;
-    if (t == NVVM::WGMMATypes::bf16)
-      return Kind::BF16;
-    return std::nullopt;
+  auto inputKind = [&](NVVM::WGMMATypes t) -> std::optional<TensorInput> {
+    switch (t) {
+    case NVVM::WGMMATypes::f16:
+      return TensorInput::F16;
+    case NVVM::WGMMATypes::bf16:
+      return TensorInput::BF16;
+    case NVVM::WGMMATypes::e4m3:
+      return TensorInput::E4M3;
+    case NVVM::WGMMATypes::e5m2:
+      return TensorInput::E5M2;
+    default:
+      return std::nullopt;
+    }
   };
-  std::optional<Kind> ka = inputKind(w.getTypeA()),
-                      kb = inputKind(w.getTypeB());
-  if (!ka || ka != kb || k != 16)
+  std::optional<TensorInput> ka = inputKind(w.getTypeA()),
+                             kb = inputKind(w.getTypeB());
+  // The PTX ISA: k16 for 16-bit inputs, k32 for 8-bit floats, whose
+  // operands' types may differ (e4m3 x e5m2).
+  bool eightBit = ka && tensorInputBytes(*ka) == 1;
+  if (!ka || !kb || tensorInputBytes(*ka) != tensorInputBytes(*kb) ||
+      (!eightBit && ka != kb) || k != (eightBit ? 32 : 16))
     return o->emitError("axe-gpu-run: wgmma of f16 or bf16 operands (k = 16) "
-                        "only is modelled");
+                        "or of e4m3/e5m2 ones (k = 32) only is modelled");
   if (w.getTypeD() != NVVM::WGMMATypes::f32)
     return o->emitError("axe-gpu-run: wgmma into f32 accumulators only is "
                         "modelled");
   if (m != 64 || n < 8 || n > 256 || n % 8)
-    return o->emitError("axe-gpu-run: wgmma m64nNk16 with N a multiple of 8 "
+    return o->emitError("axe-gpu-run: wgmma m64nNkK with N a multiple of 8 "
                         "up to 256");
   if (w.getLayoutA() != NVVM::MMALayout::row ||
       w.getLayoutB() != NVVM::MMALayout::col)
@@ -137,7 +150,8 @@ LogicalResult Decoder::wgmma(Operation *o) {
            int64_t(*ka),
            w.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0,
            scale(w.getScaleA()),
-           scale(w.getScaleB())};
+           scale(w.getScaleB()),
+           int64_t(*kb)};
   return success();
 }
 

@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "axe/GPUSim/Hopper.h"
+#include "axe/GPUSim/Values.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace axe::gpusim;
@@ -154,6 +156,45 @@ int64_t axe::gpusim::wgmmaKMajorAddress(const MatrixDescriptor &d, int row,
   int64_t a =
       d.start + (row / 8) * d.stride + (row % 8) * int64_t(d.swizzle) + kByte;
   return swizzleAddress(d.swizzle, a);
+}
+
+unsigned axe::gpusim::tensorInputBytes(TensorInput t) {
+  return t == TensorInput::E4M3 || t == TensorInput::E5M2 ? 1 : 2;
+}
+
+/// A small float with `ebits` exponent and `mbits` mantissa bits (bias
+/// 2^(ebits-1) - 1, subnormals at exponent 0); `ieeeTop` says whether the
+/// top exponent holds infinities and NaNs (e5m2) or only the all-ones
+/// NaN (e4m3's FN form, whose top exponent is otherwise finite).
+static double smallFloat(uint16_t bits, int ebits, int mbits, bool ieeeTop) {
+  bool negative = (bits >> (ebits + mbits)) & 1;
+  int e = (bits >> mbits) & ((1 << ebits) - 1);
+  int m = bits & ((1 << mbits) - 1);
+  int top = (1 << ebits) - 1, bias = (1 << (ebits - 1)) - 1;
+  double v;
+  if (ieeeTop && e == top)
+    v = m ? std::nan("") : HUGE_VAL;
+  else if (!ieeeTop && e == top && m == (1 << mbits) - 1)
+    v = std::nan("");
+  else if (e == 0)
+    v = std::ldexp(double(m), 1 - bias - mbits);
+  else
+    v = std::ldexp(double((1 << mbits) | m), e - bias - mbits);
+  return negative ? -v : v;
+}
+
+double axe::gpusim::tensorInputValue(TensorInput t, uint16_t bits) {
+  switch (t) {
+  case TensorInput::F16:
+    return halfToFloat(bits);
+  case TensorInput::BF16:
+    return bf16ToFloat(bits);
+  case TensorInput::E4M3:
+    return smallFloat(bits & 0xff, 4, 3, false);
+  case TensorInput::E5M2:
+    return smallFloat(bits & 0xff, 5, 2, true);
+  }
+  return 0;
 }
 
 RowCol axe::gpusim::wgmmaAccumulator(int thread, int reg) {

@@ -179,10 +179,6 @@ bool Machine::execWgmma(const Inst &i, Warp &w, int32_t pc) {
   return !failed;
 }
 
-static double wgmmaOperand(Kind k, uint16_t w) {
-  return k == Kind::BF16 ? bf16ToFloat(w) : halfToFloat(w);
-}
-
 /// Reads `rows` x `k` elements of a K-major operand of `op` (wgmma,
 /// tcgen05.mma) from shared memory through its descriptor, as doubles, row
 /// by row into `out`. False (after a diagnostic for `lane`, -1: the warp)
@@ -202,13 +198,14 @@ Buffer *Machine::sharedBufferHolding(int64_t address, int64_t bytes) {
 /// readable.
 bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
                                 const char *which, const MatrixDescriptor &d,
-                                uint64_t desc, int rows, int k, Kind kind,
-                                std::vector<double> &out) {
+                                uint64_t desc, int rows, int k,
+                                TensorInput input, std::vector<double> &out) {
+  unsigned bytes = tensorInputBytes(input);
   out.assign(size_t(rows) * k, 0.0);
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) {
-      int64_t address = wgmmaKMajorAddress(d, r, kk, 2);
-      Buffer *buf = sharedBufferHolding(address, 2);
+      int64_t address = wgmmaKMajorAddress(d, r, kk, bytes);
+      Buffer *buf = sharedBufferHolding(address, bytes);
       if (!buf) {
         fail(i, lane,
              llvm::formatv("element ({0}, {1}) of {2} operand {3} is at "
@@ -220,20 +217,20 @@ bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
         return false;
       }
       int64_t byte = address - buf->sharedBase;
-      if (!checkBytes(i, lane < 0 ? 0 : lane, *buf, byte, 2, true))
+      if (!checkBytes(i, lane < 0 ? 0 : lane, *buf, byte, bytes, true))
         return false;
-      uint16_t v;
-      std::memcpy(&v, buf->data + byte, 2);
-      out[size_t(r) * k + kk] = wgmmaOperand(kind, v);
+      uint16_t v = 0;
+      std::memcpy(&v, buf->data + byte, bytes);
+      out[size_t(r) * k + kk] = tensorInputValue(input, v);
     }
   return true;
 }
 
 void Machine::computeWgmma(const Inst &i, unsigned group) {
-  // imm: m, n, k, input kind, scale-d (0: zero), scale-a, scale-b (-1
-  // negates).
+  // imm: m, n, k, A's input format, scale-d (0: zero), scale-a, scale-b
+  // (-1 negates), B's input format.
   int m = int(i.imm[0]), n = int(i.imm[1]), k = int(i.imm[2]);
-  Kind inKind = Kind(i.imm[3]);
+  auto inputA = TensorInput(i.imm[3]), inputB = TensorInput(i.imm[7]);
   bool useC = i.imm[4] != 0;
   double scaleA = double(i.imm[5]), scaleB = double(i.imm[6]);
   uint64_t descA = 0, descB = 0;
@@ -260,14 +257,14 @@ void Machine::computeWgmma(const Inst &i, unsigned group) {
     return fail(i, -1, "wgmma descriptors with a base offset are not modelled");
   // Operands, K-major, from shared memory.
   std::vector<double> a, b;
-  if (!readKMajorOperand(i, -1, "wgmma", "A", da, descA, m, k, inKind, a) ||
-      !readKMajorOperand(i, -1, "wgmma", "B", db, descB, n, k, inKind, b))
+  if (!readKMajorOperand(i, -1, "wgmma", "A", da, descA, m, k, inputA, a) ||
+      !readKMajorOperand(i, -1, "wgmma", "B", db, descB, n, k, inputB, b))
     return;
   if (failed)
     return;
   SiteStats &s = stats.sites[indexOf(i)];
   ++s.bulkOps;
-  s.bulkSharedBytes += uint64_t(m + n) * k * 2;
+  s.bulkSharedBytes += uint64_t(m + n) * k * tensorInputBytes(inputA);
   int regsPerThread = n / 2;
   std::vector<double> c(size_t(m) * n, 0.0);
   for (unsigned w = 0; w < 4; ++w)

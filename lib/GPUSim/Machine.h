@@ -278,7 +278,7 @@ public:
   Buffer *sharedBufferHolding(int64_t address, int64_t bytes);
   bool readKMajorOperand(const Inst &i, int lane, const char *op,
                          const char *which, const MatrixDescriptor &d,
-                         uint64_t desc, int rows, int k, Kind kind,
+                         uint64_t desc, int rows, int k, TensorInput input,
                          std::vector<double> &out);
 
   // BlackwellOps.cpp (sm_100: tcgen05, tensor memory)

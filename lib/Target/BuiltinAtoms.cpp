@@ -190,36 +190,55 @@ void addTmaBoxes(TargetDescription &t) {
 // sm_90a wgmma
 //===----------------------------------------------------------------------===//
 
+/// One wgmma atom: m64nNkK with A from a descriptor or (16-bit inputs only)
+/// registers, B from a descriptor, D in registers.
+InstructionAtom wgmmaAtom(int64_t n, int64_t k, llvm::StringRef in,
+                          llvm::StringRef ptxIn, MmaType acc,
+                          bool aInRegisters) {
+  llvm::StringRef accName = mmaTypeName(acc);
+  InstructionAtom atom;
+  atom.kind = AtomKind::Wgmma;
+  atom.name = ("wgmma.mma_async.sync.aligned.m64n" + str(n) + "k" + str(k) +
+               "." + accName + "." + ptxIn + "." + ptxIn)
+                  .str();
+  atom.scope = ExecutionScope::Warpgroup;
+  atom.m = 64;
+  atom.n = n;
+  atom.k = k;
+  atom.elementType = in.str();
+  atom.accumulatorType = accName.str();
+  // A 16-bit A fragment in registers sits where the m64n16 accumulator
+  // would: a_i of thread t at d_i's place (PTX ISA wgmma register fragment
+  // figures; CUTLASS's ALayout_64x16 is its CLayout_64x16).
+  AtomOperand a =
+      aInRegisters ? operand("A", {"reg"}, {64, k},
+                             Layout(must(wgmmaAccumulator(16, MmaType::F16))))
+                   : descriptorOperand("A", {64, k});
+  atom.operands = {std::move(a), descriptorOperand("B", {k, n}),
+                   operand("D", {"reg"}, {64, n},
+                           Layout(must(wgmmaAccumulator(n, acc))))};
+  return atom;
+}
+
 void addWgmma(TargetDescription &t, bool aInRegisters) {
   for (MmaTypes types : kMma16BitTypes)
     for (int64_t n = 256; n >= 8; n -= 8) {
       llvm::StringRef in = mmaTypeName(types.input);
-      llvm::StringRef acc = mmaTypeName(types.accumulator);
-      InstructionAtom atom;
-      atom.kind = AtomKind::Wgmma;
-      atom.name = ("wgmma.mma_async.sync.aligned.m64n" + str(n) + "k16." + acc +
-                   "." + in + "." + in)
-                      .str();
-      atom.scope = ExecutionScope::Warpgroup;
-      atom.m = 64;
-      atom.n = n;
-      atom.k = 16;
-      atom.elementType = in.str();
-      atom.accumulatorType = acc.str();
-      // A 16-bit A fragment in registers sits where the m64n16 accumulator
-      // would: a_i of thread t at d_i's place (PTX ISA wgmma register
-      // fragment figures; CUTLASS's ALayout_64x16 is its CLayout_64x16).
-      AtomOperand a =
-          aInRegisters
-              ? operand("A", {"reg"}, {64, 16},
-                        Layout(must(wgmmaAccumulator(16, MmaType::F16))))
-              : descriptorOperand("A", {64, 16});
-      atom.operands = {
-          std::move(a), descriptorOperand("B", {16, n}),
-          operand("D", {"reg"}, {64, n},
-                  Layout(must(wgmmaAccumulator(n, types.accumulator))))};
-      t.atoms.push_back(std::move(atom));
+      t.atoms.push_back(
+          wgmmaAtom(n, 16, in, in, types.accumulator, aInRegisters));
     }
+  // 8-bit floats: K = 32 per instruction, both operands K-major (the PTX
+  // transpose bits exist only for 16-bit inputs), f32 accumulators. Their
+  // register A fragment differs from the 16-bit one and is not described.
+  if (aInRegisters)
+    return;
+  struct Fp8 {
+    llvm::StringLiteral mlir, ptx;
+  };
+  constexpr Fp8 kFp8[] = {{"f8E4M3FN", "e4m3"}, {"f8E5M2", "e5m2"}};
+  for (const Fp8 &f : kFp8)
+    for (int64_t n = 256; n >= 8; n -= 8)
+      t.atoms.push_back(wgmmaAtom(n, 32, f.mlir, f.ptx, MmaType::F32, false));
 }
 
 //===----------------------------------------------------------------------===//

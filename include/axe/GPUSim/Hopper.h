@@ -108,6 +108,13 @@ MatrixDescriptor decodeMatrixDescriptor(uint64_t d);
 int64_t wgmmaKMajorAddress(const MatrixDescriptor &d, int row, int k,
                            unsigned elementBytes);
 
+/// The element formats tensor-core instructions read their operands in
+/// from shared memory.
+enum class TensorInput : uint8_t { F16, BF16, E4M3, E5M2 };
+unsigned tensorInputBytes(TensorInput t);
+/// The value (exact) of one element of format `t` held in the low bits.
+double tensorInputValue(TensorInput t, uint16_t bits);
+
 /// The accumulator element that thread `thread` (0..127 of the warpgroup)
 /// holds in register `reg` (0..N/2-1): row 16 w + l / 4 + 8 ((reg / 2) mod
 /// 2), column 8 (reg / 4) + 2 (l mod 4) + reg mod 2, where thread = 32 w + l.

@@ -9,7 +9,8 @@
 // byte offsets are read off the atoms' placement that tile-of finds. Each
 // K step of 16 is one wgmma per C tile, its descriptors' start addresses
 // moved to the step's first element (the hardware swizzles addresses, so
-// a step inside a swizzled line starts mid-line). The whole chain is fenced,
+// a step inside a swizzled line starts mid-line); 8-bit floats (e4m3, e5m2)
+// step by 32, the same 32 bytes of a row. The whole chain is fenced,
 // committed and waited for before C is written back.
 //
 //===----------------------------------------------------------------------===//
@@ -34,7 +35,8 @@ using namespace mlir;
 namespace axe::nvvm {
 namespace {
 
-/// K steps a gemm unrolls at most (K = 1024 for 16-bit inputs).
+/// K steps a gemm unrolls at most (K = 1024 for 16-bit inputs, 2048 for
+/// 8-bit ones).
 constexpr int64_t kMaxSteps = 64;
 constexpr int64_t kThreadsPerWarpgroup = 128;
 
@@ -87,10 +89,6 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
   std::string acc = typeName(tc.getElementType());
   if (acc != "f32")
     return fail("wgmma here accumulates in f32, not " + acc);
-  if (problem->k % 16 != 0 || problem->k / 16 > kMaxSteps)
-    return fail("K = " + std::to_string(problem->k) +
-                "; wgmma steps K by 16, up to " +
-                std::to_string(16 * kMaxSteps) + " here");
   WgmmaPlan plan;
   plan.problem = *problem;
   for (const std::string &axis : threadAxesOf(target, tc.getLayout()))
@@ -140,6 +138,10 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
                 " -> " + acc + " whose N divides the warpgroup's " +
                 std::to_string(cols) + " columns");
   const InstructionAtom &atom = *plan.atom;
+  if (problem->k % atom.k != 0 || problem->k / atom.k > kMaxSteps)
+    return fail("K = " + std::to_string(problem->k) + "; wgmma of " + in +
+                " steps K by " + std::to_string(atom.k) + ", up to " +
+                std::to_string(atom.k * kMaxSteps) + " here");
   auto d = fragmentOf(atom, "D", "tid_in_wg");
   if (!d)
     return d.takeFailure();
@@ -210,6 +212,10 @@ NVVM::WGMMATypes wgmmaType(Type t) {
     return NVVM::WGMMATypes::bf16;
   if (t.isF16())
     return NVVM::WGMMATypes::f16;
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::WGMMATypes::e5m2;
   return NVVM::WGMMATypes::f32;
 }
 

@@ -266,6 +266,44 @@ module attributes {axe.target = #axe.target<"sm_90">} {
 
 // -----
 
+// 8-bit floats step K by 32: K = 48 is not whole steps.
+!a = !axe.buffer<64x48xf8E4M3FN, #axe.layout<S[(64, 48) : (48, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_fp8_k() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !a
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: K = 48; wgmma of f8E4M3FN steps K by 32, up to 2048 here}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b} : !a, !a into !c
+    }
+    return
+  }
+}
+
+// -----
+
+// e4m3 A against e5m2 B: PTX has the instruction, the schedule takes one
+// type.
+!a = !axe.buffer<64x128xf8E4M3FN, #axe.layout<SW(4, 3, 3) o S[(64, 128) : (128, 1)]>, shared>
+!b = !axe.buffer<64x128xf8E5M2, #axe.layout<SW(4, 3, 3) o S[(64, 128) : (128, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_fp8_mixed() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !b
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: A and B have different element types}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b} : !a, !b into !c
+    }
+    return
+  }
+}
+
+// -----
+
 // Rows 8 apart swapped with columns: not wgmma's D fragment.
 !a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
 !c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 8, 2, 8, 4, 2) : (1@wid_in_wg, 4@laneid, 2, 4, 1@laneid, 1)]>, reg>

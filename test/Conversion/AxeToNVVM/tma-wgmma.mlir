@@ -128,3 +128,33 @@ module attributes {axe.target = #axe.target<"sm_90">} {
     return
   }
 }
+
+// -----
+
+// 8-bit floats: m64n64k32 over K = 128, the same 128-byte swizzled lines
+// (128 elements each: SW(4, 3, 3)), so the same descriptor bits, each K
+// step 32 elements (32 bytes) further into each line.
+#sA = #axe.layout<SW(4, 3, 3) o S[(64, 128) : (128, 1)]>
+#acc = #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>
+// CHECK-LABEL: gpu.func @wgmma_fp8_kernel
+// CHECK-DAG: %[[FIXED:.*]] = arith.constant 4611686293305360384 : i64
+// CHECK: arith.ori %{{.*}}, %[[FIXED]] : i64
+// CHECK: %[[F0:.*]] = nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK: %[[F1:.*]] = nvvm.wgmma.mma_async {{.*}}, %[[F0]], <m = 64, n = 64, k = 32>
+// CHECK: %[[F2:.*]] = nvvm.wgmma.mma_async {{.*}}, %[[F1]], <m = 64, n = 64, k = 32>
+// CHECK: nvvm.wgmma.mma_async {{.*}}, %[[F2]], <m = 64, n = 64, k = 32>
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_fp8() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !axe.buffer<64x128xf8E4M3FN, #sA, shared>
+      %b = axe.alloc : !axe.buffer<64x128xf8E4M3FN, #sA, shared>
+      %c = axe.alloc : !axe.buffer<64x64xf32, #acc, reg>
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma", transpose_b}
+          : !axe.buffer<64x128xf8E4M3FN, #sA, shared>,
+            !axe.buffer<64x128xf8E4M3FN, #sA, shared>
+            into !axe.buffer<64x64xf32, #acc, reg>
+    }
+    return
+  }
+}
