@@ -176,8 +176,16 @@ def main():
                              f"--in={t_in}", f"--out={t_out}", name, n, k] + gen))
             to_object(axe_opt, [source], [kernel_pipe],
                       os.path.join(args.out, name + ".o"), rename_alloc=False)
-            entries.append(f"AXE_GEMM({name}, {n}, {k}, {t_in.upper()}, "
-                           f"{t_out.upper()})")
+            # 8-bit kernels take a scale (gen_gemm_sm90.py's retype),
+            # grouped ones a routing array.
+            if "grouped" in gen:
+                experts = gen[gen.index("grouped") + 1]
+                entries.append(f"AXE_GEMM_GROUPED({name}, {n}, {k}, {experts}, "
+                               f"{t_in.upper()}, {t_out.upper()})")
+            else:
+                macro = "AXE_GEMM_SCALED" if t_in == "e4m3" else "AXE_GEMM"
+                entries.append(f"{macro}({name}, {n}, {k}, {t_in.upper()}, "
+                               f"{t_out.upper()})")
             print(f"gemm kernel {name}: N={n} K={k} {t_in} -> {t_out}, {' '.join(gen)}")
     # GemmBench.cpp includes the list.
     with open(os.path.join(args.out, "kernels.inc"), "w") as inc:
@@ -234,6 +242,10 @@ WORKLOADS = [
      ["gen_gemm_sm90.py", "--out=f16", "g", "1024", "512", "128", "1"],
      ["gen_gemm_host.py", "g", "256", "1024", "512", "--out=f16"],
      "test/GPUSim/gemm-sm90-types.test", "F16"),
+    ("gemm-e4m3",
+     ["gen_gemm_sm90.py", "--in=e4m3", "--out=bf16", "g", "1024", "512", "256", "4", "ring"],
+     ["gen_gemm_host.py", "g", "256", "1024", "512", "--in=e4m3", "--out=bf16"],
+     "test/GPUSim/gemm-sm90-fp8.test", "BF16"),
     ("gemm-grouped",
      ["gen_gemm_sm90.py", "g", "256", "512", "256", "4", "ring", "grouped", "4"],
      ["gen_gemm_host.py", "g", "256", "512", "--experts=100,300,0,130"],
@@ -288,14 +300,17 @@ def read_shapes(path):
             words = line.split("#", 1)[0].split()
             if not words:
                 continue
-            if len(words) < 5 or words[3] not in ("f16", "bf16") or \
+            if len(words) < 5 or words[3] not in ("f16", "bf16", "e4m3") or \
                     words[4] not in ("f32", "f16", "bf16"):
                 sys.exit(f"{path}:{number}: expected NAME N K IN OUT [ARGS], "
-                         "IN f16|bf16, OUT f32|f16|bf16")
+                         "IN f16|bf16|e4m3, OUT f32|f16|bf16")
             gen = words[5:] or ["256", "4", "ring"]
-            if "grouped" in gen:
-                sys.exit(f"{path}:{number}: grouped kernels have no baseline "
-                         "in GemmBench yet")
+            if "swiglu" in gen:
+                sys.exit(f"{path}:{number}: the SwiGLU epilogue has no "
+                         "baseline in GemmBench")
+            if "grouped" in gen and (gen.index("grouped") + 1 >= len(gen) or
+                                     not gen[gen.index("grouped") + 1].isdigit()):
+                sys.exit(f"{path}:{number}: grouped takes the number of experts")
             shapes.append((words[0], words[1], words[2], words[3], words[4], gen))
     return shapes
 

@@ -33,10 +33,10 @@ gcc -O2 -c PrintUtils.c -o PrintUtils.o || exit 1
 set +x
 # The benchmark, unless prepare.py ran with --tests-only.
 if [ -s kernels.inc ]; then
-  objects=$(sed -n 's/^AXE_GEMM(\([A-Za-z0-9_]*\),.*/\1.o/p' kernels.inc)
+  objects=$(sed -n 's/^AXE_GEMM[A-Z_]*(\([A-Za-z0-9_]*\),.*/\1.o/p' kernels.inc)
   # shellcheck disable=SC2086
   $cxx GemmBench.cpp $objects -o gemm-bench \
-    -L"$dir" -laxe_cuda_runtime -L"$cuda/lib64" -lcublas $link_cuda || exit 1
+    -L"$dir" -laxe_cuda_runtime -L"$cuda/lib64" -lcublasLt -lcublas $link_cuda || exit 1
   {
     # The checked-in kernels at 4096^3, then the shape table's at M = 8192.
     timeout 120 ./gemm-bench --m 4096 --n 4096 --k 4096 --kernel gemm_sm90_4096 \

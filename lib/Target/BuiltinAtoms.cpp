@@ -214,9 +214,9 @@ InstructionAtom wgmmaAtom(int64_t n, int64_t k, llvm::StringRef in,
       aInRegisters ? operand("A", {"reg"}, {64, k},
                              Layout(must(wgmmaAccumulator(16, MmaType::F16))))
                    : descriptorOperand("A", {64, k});
-  atom.operands = {std::move(a), descriptorOperand("B", {k, n}),
-                   operand("D", {"reg"}, {64, n},
-                           Layout(must(wgmmaAccumulator(n, acc))))};
+  atom.operands = {
+      std::move(a), descriptorOperand("B", {k, n}),
+      operand("D", {"reg"}, {64, n}, Layout(must(wgmmaAccumulator(n, acc))))};
   return atom;
 }
 

@@ -76,6 +76,12 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
                 "registers is not implemented");
   if (spaceOf(op.getC()) != MemorySpace::Reg)
     return fail("wgmma accumulates in registers; C is in memory");
+  // The PTX ISA has no transposed (MN-major) form for 8-bit inputs.
+  if ((op.getTransposeA() || !op.getTransposeB()) &&
+      ta.getElementType().getIntOrFloatBitWidth() == 8)
+    return fail("wgmma reads 8-bit A and B K-major only (A M x K, B N x K "
+                "with transpose_b): the instruction transposes 16-bit "
+                "operands only");
   if (op.getTransposeA())
     return fail("wgmma here reads K-major A (M x K); transpose_a makes it "
                 "M-major, whose descriptors are not implemented");

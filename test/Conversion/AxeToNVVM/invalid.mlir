@@ -284,6 +284,25 @@ module attributes {axe.target = #axe.target<"sm_90">} {
 
 // -----
 
+// An MN-major (K x N) fp8 B: wgmma has no such form.
+!a = !axe.buffer<64x128xf8E4M3FN, #axe.layout<SW(4, 3, 3) o S[(64, 128) : (128, 1)]>, shared>
+!b = !axe.buffer<128x64xf8E4M3FN, #axe.layout<S[(128, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @wgmma_fp8_mn_major_b() {
+    axe.kernel grid [1] threads 128 {
+      %a = axe.alloc : !a
+      %b = axe.alloc : !b
+      %c = axe.alloc : !c
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma reads 8-bit A and B K-major only (A M x K, B N x K with transpose_b): the instruction transposes 16-bit operands only}}
+      axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma"} : !a, !b into !c
+    }
+    return
+  }
+}
+
+// -----
+
 // e4m3 A against e5m2 B: PTX has the instruction, the schedule takes one
 // type.
 !a = !axe.buffer<64x128xf8E4M3FN, #axe.layout<SW(4, 3, 3) o S[(64, 128) : (128, 1)]>, shared>
