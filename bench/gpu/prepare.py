@@ -50,6 +50,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_kernels  # noqa: E402
+import tune_gemm  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
@@ -137,8 +138,9 @@ def main():
                          "--gemm-shapes), not the integration tests")
     ap.add_argument("--gemm-shapes", default=None, metavar="FILE",
                     help="also a GEMM kernel per line of FILE: NAME N K IN "
-                         "OUT [gen_gemm_sm90.py args after N K; default "
-                         "'256 4 ring'] (llm-shapes.txt: the LLM weights)")
+                         "OUT [gen_gemm_sm90.py args after N K; by default "
+                         "tune_gemm.py's rule] (llm-shapes.txt: the LLM "
+                         "weights)")
     ap.add_argument("--random", type=int, default=None, metavar="N",
                     help="also N seeded random kernels, spread over the "
                          "sorted names (0: every one exported)")
@@ -304,7 +306,8 @@ def read_shapes(path):
                     words[4] not in ("f32", "f16", "bf16"):
                 sys.exit(f"{path}:{number}: expected NAME N K IN OUT [ARGS], "
                          "IN f16|bf16|e4m3, OUT f32|f16|bf16")
-            gen = words[5:] or ["256", "4", "ring"]
+            gen = words[5:] or tune_gemm.rule(int(words[1]), int(words[2]),
+                                              words[3])
             if "swiglu" in gen:
                 sys.exit(f"{path}:{number}: the SwiGLU epilogue has no "
                          "baseline in GemmBench")
