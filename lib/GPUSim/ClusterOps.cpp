@@ -31,6 +31,7 @@ void Machine::swapCtaState(CtaState &s) {
   std::swap(tmemAllocator, s.tmemAllocator);
   std::swap(tmemAllocSites, s.tmemAllocSites);
   std::swap(tmemRelinquished, s.tmemRelinquished);
+  std::swap(arrivals, s.arrivals);
 }
 
 void Machine::switchCta(unsigned rank) {

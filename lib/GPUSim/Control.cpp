@@ -162,6 +162,9 @@ void Machine::runWarp(Warp &w) {
       copyValues(i, 0, 0, true);
       pc = i.target;
       break;
+    case Opc::BarrierArrive:
+      arriveWithoutWaiting(i, w);
+      break;
     case Opc::Barrier:
       if (!arriveAtBarrier(i, w))
         break;

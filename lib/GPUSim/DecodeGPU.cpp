@@ -54,7 +54,8 @@ LogicalResult Decoder::gpuOp(Operation *o) {
           gpu::NumSubgroupsOp>(o) ||
       o->getName().getStringRef().starts_with("nvvm.read.ptx.sreg."))
     return sregOp(o);
-  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::InlinePtxOp, NVVM::BarrierOp>(
+  if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::InlinePtxOp, NVVM::BarrierOp,
+          NVVM::BarrierArriveOp>(
           o))
     return barrierOp(o);
   // imm[0]: 0 for gpu.shuffle (in: value, offset, width), 1 for the PTX
@@ -209,6 +210,15 @@ LogicalResult Decoder::barrierOp(Operation *o) {
       i.imm.push_back(id);
       i.imm.push_back(count);
     }
+    return success();
+  }
+  if (auto b = dyn_cast<NVVM::BarrierArriveOp>(o)) {
+    // in: the barrier id (0 when not given), then the thread count.
+    Inst &i = emit(Opc::BarrierArrive, o);
+    i.imm = {b.getBarrierId() ? 1 : 0};
+    if (b.getBarrierId())
+      i.in.push_back(in(b.getBarrierId()));
+    i.in.push_back(in(b.getNumberOfThreads()));
     return success();
   }
   if (auto b = dyn_cast<NVVM::BarrierOp>(o)) {

@@ -264,6 +264,7 @@ void Machine::setupCta(unsigned rank) {
   tmemAllocator.reset();
   tmemAllocSites.clear();
   tmemRelinquished = false;
+  arrivals = BarrierArrivals();
   unsigned numWarps = (threadsPerCta + 31) / 32;
   warps.resize(numWarps);
   for (unsigned w = 0; w < numWarps; ++w)
@@ -374,6 +375,43 @@ bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
   return true;
 }
 
+bool Machine::arriveWithoutWaiting(const Inst &i, Warp &w) {
+  if (mask != w.launched) {
+    fail(i, -1,
+         llvm::formatv("divergent bar.arrive: lanes {0:x8} of the warp are "
+                       "active, all of {1:x8} must arrive together",
+                       mask, w.launched));
+    return false;
+  }
+  int first = __builtin_ctz(mask);
+  size_t at = 0;
+  int64_t id = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
+  int64_t count = int64_t(reg(i.in[at], 0, first));
+  if (id < 0 || id > 15) {
+    fail(i, -1, llvm::formatv("bar.arrive at barrier {0} (a CTA has 0..15)",
+                              id));
+    return false;
+  }
+  if (count <= 0 || count % 32 || count > threadsPerCta + 31) {
+    fail(i, -1,
+         llvm::formatv("bar.arrive for {0} threads: a positive multiple of "
+                       "32 up to the CTA's",
+                       count));
+    return false;
+  }
+  if (arrivals.threads[id] && arrivals.expected[id] != count) {
+    fail(i, -1,
+         llvm::formatv("bar.arrive at barrier {0} for {1} threads while "
+                       "earlier arrivals gave {2}",
+                       id, count, arrivals.expected[id]));
+    return false;
+  }
+  arrivals.threads[id] += 32;
+  arrivals.expected[id] = count;
+  mergeObserved(arrivals.observed[id], w.observed);
+  return true;
+}
+
 /// Releases the barriers whose arrivals are complete: a counted barrier
 /// when `count` threads (whole warps) wait at its id, an uncounted one when
 /// every warp of the CTA that has not exited does (PTX ISA, `exit`: exiting
@@ -387,20 +425,29 @@ bool Machine::releaseBarriers() {
   for (const Warp &w : warps)
     live += w.state != Warp::Exited;
   for (int64_t id = 0; id < 16; ++id) {
-    int64_t arrived = 0, expected = 0;
+    int64_t waiting = 0, expected = 0;
     Warp *aligned = nullptr, *other = nullptr;
     for (Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id) {
-        arrived += 32;
+        waiting += 32;
         expected = std::max(expected, w.barrierThreads);
         if (w.barrierAligned && !aligned)
           aligned = &w;
       }
-    if (arrived == 0)
+    if (waiting == 0)
       continue;
+    // Threads that arrived without waiting (bar.arrive) count too.
+    int64_t early = arrivals.threads[id];
+    if (early && !expected)
+      expected = arrivals.expected[id];
+    int64_t arrived = waiting + early;
     bool complete = expected ? arrived >= expected : arrived == live * 32;
     if (!complete)
       continue;
+    // The early arrivals this completion takes; any beyond wait for the
+    // barrier's next phase.
+    int64_t used = std::min(early, std::max<int64_t>(expected - waiting, 0));
+    arrivals.threads[id] -= used;
     for (Warp &w : warps)
       if (aligned && w.state == Warp::AtBarrier && w.barrierId == id &&
           w.barrierAt != aligned->barrierAt)
@@ -426,6 +473,11 @@ bool Machine::releaseBarriers() {
     for (const Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id)
         mergeObserved(known, w.observed);
+    if (used) {
+      mergeObserved(known, arrivals.observed[id]);
+      if (!arrivals.threads[id])
+        arrivals.observed[id].clear();
+    }
     for (Warp &w : warps)
       if (w.state == Warp::AtBarrier && w.barrierId == id) {
         w.state = Warp::Ready;

@@ -158,6 +158,16 @@ struct Warp {
   uint64_t clusterArrivePhase = 0;
 };
 
+/// Arrivals at the CTA's named barriers that do not wait (bar.arrive):
+/// threads counted per barrier id, the thread count they gave, and the
+/// mbarrier phases the arriving warps had observed, handed to the waiters
+/// when the barrier completes.
+struct BarrierArrivals {
+  int64_t threads[16] = {};
+  int64_t expected[16] = {};
+  llvm::DenseMap<uint64_t, uint64_t> observed[16];
+};
+
 /// The state of one CTA of a running cluster. The Machine's own members
 /// hold the running CTA's; the others are parked here and swapped in when
 /// their warps run (Machine::switchCta), so a launch without clusters never
@@ -172,6 +182,7 @@ struct CtaState {
   TmemAllocator tmemAllocator;
   std::map<unsigned, std::pair<size_t, unsigned>> tmemAllocSites;
   bool tmemRelinquished = false;
+  BarrierArrivals arrivals;
 };
 
 class Machine {
@@ -315,6 +326,8 @@ public:
   void fail(const Inst &i, int lane, const llvm::Twine &message);
   mlir::LogicalResult reportDeadlock();
   bool arriveAtBarrier(const Inst &i, Warp &w);
+  /// bar.arrive: counts the warp at a named barrier without waiting.
+  bool arriveWithoutWaiting(const Inst &i, Warp &w);
   bool releaseBarriers();
   std::string where(int lane) const;
 
@@ -348,6 +361,8 @@ public:
   TmemAllocator tmemAllocator;
   std::map<unsigned, std::pair<size_t, unsigned>> tmemAllocSites; // by column
   bool tmemRelinquished = false;
+  /// The running CTA's bar.arrive arrivals.
+  BarrierArrivals arrivals;
 
   /// The running cluster: its CTAs, its position (in clusters), the rank of
   /// the running CTA, the parked CTAs (by rank), each CTA's shared buffers

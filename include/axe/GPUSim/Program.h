@@ -43,6 +43,8 @@ enum class Opc : uint8_t {
   EndWhile,
   Return,
   Barrier,
+  // bar.arrive: in = barrier id, thread count.
+  BarrierArrive,
   Nop,
   // Element-wise (a lane loop over `n` elements).
   IBin,

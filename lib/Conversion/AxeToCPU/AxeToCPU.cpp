@@ -299,8 +299,9 @@ struct ResolveBufferCast
 };
 
 /// A CTA is one CPU thread, so a barrier outside a warp specialization has
-/// nothing to wait for; and every access is an ordinary one, so a proxy
-/// fence has nothing to order.
+/// nothing to wait for; every access is an ordinary one, so a proxy fence
+/// has nothing to order; and turns order the execution of warpgroups that
+/// run one after another here.
 template <typename OpTy> struct DropSync : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
@@ -370,7 +371,8 @@ convertToCPU(ModuleOp module,
   });
   RewritePatternSet patterns(ctx);
   patterns.add<LowerKernel, LowerView, FoldSlice, ResolveBufferCast,
-               DropSync<BarrierOp>, DropSync<FenceAsyncProxyOp>, DropWait,
+               DropSync<BarrierOp>, DropSync<FenceAsyncProxyOp>,
+               DropSync<TurnBeginOp>, DropSync<TurnEndOp>, DropWait,
                DropTokenPlaceholder>(converter, ctx);
   patterns.add<LowerAlloc>(converter, ctx, plans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -94,7 +94,7 @@ LogicalResult checkDispatched(KernelOp kernel) {
     if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, FenceAsyncProxyOp,
             WaitOp, WarpSpecializeOp, PartitionOp, PipelineOp,
             PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
-            PipelineReleaseOp>(op) ||
+            PipelineReleaseOp, TurnBeginOp, TurnEndOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
@@ -176,6 +176,77 @@ void emitPartitionsBarrier(OpBuilder &b, Location loc, int64_t id,
                             ptx, Value());
 }
 
+/// Turns (axe.turn_begin / axe.turn_end) among the n warpgroups of partition
+/// `p`: warpgroup k of the partition waits at named barrier base + k for the
+/// previous one to arrive there, and ends its turn by arriving at the next
+/// one's barrier (bar.arrive does not wait); each barrier counts both
+/// warpgroups. The last warpgroup arrives at the first one's barrier on
+/// entry, so the first turn starts at once. Emitted at the start of the
+/// partition's body.
+LogicalResult lowerTurns(PartitionOp p, int64_t base,
+                         const ThreadTargetCodegen &cg, RewriterBase &rw) {
+  SmallVector<Operation *> turns;
+  p.getBody().walk([&](Operation *op) {
+    if (isa<TurnBeginOp, TurnEndOp>(op))
+      turns.push_back(op);
+  });
+  if (turns.empty())
+    return success();
+  const TargetDescription &target = cg.target();
+  int64_t group = target.warpgroupSize();
+  int64_t warpsPerGroup = group ? group / target.warpSize : 0;
+  if (!warpsPerGroup || p.getWarpBegin() % warpsPerGroup ||
+      p.getWarpEnd() % warpsPerGroup ||
+      p.getNumWarps() < 2 * warpsPerGroup)
+    return turns.front()->emitOpError()
+           << "takes turns among warpgroups, and its partition (warps ["
+           << p.getWarpBegin() << ", " << p.getWarpEnd()
+           << ")) is not two or more whole warpgroups of " << target.name;
+  int64_t n = p.getNumWarps() / warpsPerGroup;
+  if (base + n - 1 > 15)
+    return turns.front()->emitOpError()
+           << "needs named barriers " << base << " to " << base + n - 1
+           << " for its partition's " << n
+           << " warpgroups, and a CTA has 16 (0 to 15)";
+  Location loc = p.getLoc();
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPointToStart(&p.getBody().front());
+  Value wg = cg.axisValue(rw, loc, "wgid");
+  if (!wg)
+    return failure();
+  Value first = arith::ConstantIndexOp::create(
+      rw, loc, p.getWarpBegin() / warpsPerGroup);
+  Value k = arith::SubIOp::create(rw, loc, wg, first);
+  auto i32 = [&](Value index) {
+    return arith::IndexCastOp::create(rw, loc, rw.getI32Type(), index);
+  };
+  Value baseId = arith::ConstantIndexOp::create(rw, loc, base);
+  Value count = arith::ConstantIntOp::create(rw, loc, 2 * group, 32);
+  Value mine = i32(arith::AddIOp::create(rw, loc, baseId, k));
+  Value nextK = arith::RemUIOp::create(
+      rw, loc,
+      arith::AddIOp::create(rw, loc, k,
+                            arith::ConstantIndexOp::create(rw, loc, 1)),
+      arith::ConstantIndexOp::create(rw, loc, n));
+  Value next = i32(arith::AddIOp::create(rw, loc, baseId, nextK));
+  Value isLast = arith::CmpIOp::create(
+      rw, loc, arith::CmpIPredicate::eq, k,
+      arith::ConstantIndexOp::create(rw, loc, n - 1));
+  auto entry = scf::IfOp::create(rw, loc, isLast, /*withElseRegion=*/false);
+  rw.setInsertionPoint(entry.getThenRegion().front().getTerminator());
+  NVVM::BarrierArriveOp::create(rw, loc, i32(baseId), count);
+  for (Operation *op : turns) {
+    rw.setInsertionPoint(op);
+    if (isa<TurnBeginOp>(op))
+      NVVM::BarrierOp::create(rw, op->getLoc(), Type(), mine, count,
+                              NVVM::BarrierReductionAttr(), Value());
+    else
+      NVVM::BarrierArriveOp::create(rw, op->getLoc(), next, count);
+    rw.eraseOp(op);
+  }
+  return success();
+}
+
 /// A warp specialization on a GPU is what it says: each warp branches to
 /// the partition that contains it.
 LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
@@ -205,6 +276,9 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
           arith::ConstantIndexOp::create(rw, loc, p.getWarpEnd()));
       Value in = arith::AndIOp::create(rw, loc, lo, hi);
       auto ifOp = scf::IfOp::create(rw, loc, in, /*withElseRegion=*/false);
+      // Turns take the named barriers after the partitions' one.
+      if (failed(lowerTurns(p, partitionsBarrierId(func, cg) + 1, cg, rw)))
+        return failure();
       Block &body = p.getBody().front();
       // A CTA barrier in a partition pairs with one in another partition,
       // at another instruction: the non-aligned barrier.sync (bar.sync and

@@ -447,3 +447,21 @@ module attributes {axe.target = #axe.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// Turns among the warpgroups of a partition of one warpgroup.
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @turns_in_one_warpgroup() {
+    axe.kernel grid [1] threads 256 {
+      axe.warp_specialize {
+        axe.partition warps [4, 8) {
+          // expected-error @below {{'axe.turn_begin' op takes turns among warpgroups, and its partition (warps [4, 8)) is not two or more whole warpgroups of sm_90}}
+          axe.turn_begin
+          axe.turn_end
+        }
+      }
+    }
+    return
+  }
+}

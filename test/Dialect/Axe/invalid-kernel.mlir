@@ -804,3 +804,45 @@ func.func @ws_registers_too_many() {
   }
   return
 }
+
+// -----
+
+func.func @turn_outside_partition() {
+  axe.kernel grid [1] threads 256 {
+    // expected-error @+1 {{'axe.turn_begin' op takes turns among the warpgroups of an axe.partition; it is not inside one}}
+    axe.turn_begin
+    axe.turn_end
+  }
+  return
+}
+
+// -----
+
+func.func @turn_without_end() {
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [0, 8) {
+        // expected-error @+1 {{'axe.turn_begin' op has no axe.turn_end after it in its block}}
+        axe.turn_begin
+        axe.barrier at warpgroup
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @turn_end_without_begin() {
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [0, 8) {
+        axe.turn_begin
+        axe.turn_end
+        // expected-error @+1 {{'axe.turn_end' op has no axe.turn_begin before it in its block}}
+        axe.turn_end
+      }
+    }
+  }
+  return
+}

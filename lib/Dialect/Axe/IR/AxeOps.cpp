@@ -343,6 +343,33 @@ LogicalResult PipelineCommitOp::verify() {
   return verifyPipelineUse(*this, getPipeline());
 }
 
+/// Turns pair up in one block of a partition: each begin with the next op
+/// of the two kinds being its end.
+template <typename Other>
+static LogicalResult verifyTurn(Operation *op, bool isBegin) {
+  if (!op->getParentOfType<PartitionOp>())
+    return op->emitOpError()
+           << "takes turns among the warpgroups of an axe.partition; it is "
+              "not inside one";
+  Operation *cur = op;
+  while ((cur = isBegin ? cur->getNextNode() : cur->getPrevNode()))
+    if (isa<TurnBeginOp, TurnEndOp>(cur))
+      break;
+  if (!cur || !isa<Other>(cur))
+    return op->emitOpError() << (isBegin ? "has no axe.turn_end after it"
+                                         : "has no axe.turn_begin before it")
+                             << " in its block";
+  return success();
+}
+
+LogicalResult TurnBeginOp::verify() {
+  return verifyTurn<TurnEndOp>(*this, /*isBegin=*/true);
+}
+
+LogicalResult TurnEndOp::verify() {
+  return verifyTurn<TurnBeginOp>(*this, /*isBegin=*/false);
+}
+
 LogicalResult BarrierOp::verify() {
   if (getScope().getKind() == ScopeKind::Thread)
     return emitOpError() << "at thread scope synchronizes nothing";

@@ -573,6 +573,45 @@ def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Axe_TurnBeginOp : Axe_Op<"turn_begin", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait for this warpgroup's turn among its partition's";
+  let description = [{
+    `axe.turn_begin` and `axe.turn_end` bracket work that the warpgroups of
+    one `axe.partition` take turns at, in round-robin order of their index
+    in the partition: the first warpgroup's first turn starts at once, and
+    each later turn starts when the previous warpgroup's turn has ended.
+    Kernels use it to keep two consumer warpgroups out of phase ("ping-pong"):
+    while one runs its matrix products in its turn, the other runs the
+    element-wise work between its turns, so the tensor cores see one
+    stream of products.
+
+    It orders execution only: it makes no write visible to another
+    warpgroup (use a barrier or a pipeline for that), so a target that runs
+    the warpgroups one after another (the CPU) may drop it. Every
+    warpgroup of the partition must take the same number of turns, and each
+    `axe.turn_begin` must be followed by one `axe.turn_end` in the same
+    block. The partition must be at least two whole warpgroups.
+
+    ```mlir
+    axe.turn_begin
+    axe.gemm %q, %k into %s at warpgroup {transpose_b} : ...
+    axe.turn_end
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Axe_TurnEndOp : Axe_Op<"turn_end", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Hand the turn to the next warpgroup of the partition";
+  let description = [{
+    Ends the turn `axe.turn_begin` started: the next warpgroup of the
+    partition (in round-robin order) may begin its turn.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Axe_FenceAsyncProxyOp : Axe_Op<"fence_async_proxy",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Hand this thread's shared-memory writes to the async proxy";
