@@ -3,7 +3,7 @@
 // On the CPU the turns go: a CTA's warpgroups run there one operator at a
 // time.
 // CHECK-LABEL: llvm.func @turns_cpu
-// CHECK-NOT: turn
+// CHECK-NOT: axe.turn
 module attributes {axe.target = #axe.target<"cpu">} {
   func.func @turns_cpu() {
     axe.kernel grid [1] threads 256 {
