@@ -17,14 +17,18 @@ diagonal tile and adds a mask there (0 on and below the diagonal, -1e30
 above: rows 0-63 of the kernel's last argument, a 128 x 64 f32 array whose
 rows 64-127 are all -1e30, the mask of a tile wholly past the diagonal).
 
-With `ws` (d = 64, and `ws causal`), the warp-specialized form: a CTA of three
+With `ws` (and `ws causal`), the warp-specialized form: a CTA of three
 warpgroups owns 128 query rows (grid [SEQ / 128, BH]); a producer
 warpgroup loads each K and Vt tile by TMA into a ring of two stages handed
 over through an axe.pipeline, and two consumer warpgroups each run the
 online softmax on 64 of the rows, waiting for a stage and releasing it.
 Its layouts are written: the shared tiles' (TMA needs their alignment) and
-the register tiles' (those inference chooses for the plain form). The partitions order their own shared writes with a warpgroup
-barrier and an async-proxy fence (Q and P before wgmma reads them). With
+the register tiles' (those inference chooses for the plain form). At
+d = 128 a K tile is two 128-byte swizzle atom columns, loaded as two TMA
+boxes of 64 columns (a box is at most one swizzle line wide), and a Vt tile
+128 rows of one. The partitions order their own shared writes with a
+warpgroup barrier and an async-proxy fence (Q and P before wgmma reads
+them). With
 `ws causal` the producer stops after the CTA's diagonal tiles; the consumer
 of the first 64 rows adds the diagonal mask to its diagonal tile and the
 full mask to the tile after it (which it must still wait for and release).
@@ -184,20 +188,47 @@ def add_mask(w, pad, cond, mask_row, t_s):
 def emit_ws(name, seq, d, causal=False, pingpong=False):
     """The warp-specialized form (see the module's description); with
     `pingpong`, the consumers take turns at their products."""
-    assert d == 64 and seq % 128 == 0, "ws: d = 64 and SEQ a multiple of 128"
+    assert d in (64, 128) and seq % 128 == 0, \
+        "ws: d 64 or 128 and SEQ a multiple of 128"
     scale = 1.0 / d ** 0.5
     sw = "SW(3, 3, 3) o S[(64, 64) : (64, 1)]"
-    g_k = "!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
-    g_v = f"!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : ({seq}, 1)]>, global>"
-    g_o = "!axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, global>"
+    g_k = f"!axe.buffer<64x{d}xf16, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
+    g_v = f"!axe.buffer<{d}x64xf16, #axe.layout<S[({d}, 64) : ({seq}, 1)]>, global>"
+    g_o = f"!axe.buffer<64x{d}xf32, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
     t_tile = [f"!axe.buffer<64x64xf16, #axe.layout<{sw}>, shared>",
               f"!axe.buffer<64x64xf16, #axe.layout<{sw} + 4096>, shared>"]
     t_ring = "!axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o S[(128, 64) : (64, 1)]>, shared>"
+    # Q's and K's tiles (64 rows of d) and Vt's (d rows of 64 keys), their
+    # rings of two, and a K tile's halves of 64 columns (one 128-byte
+    # swizzle atom column each: TMA's box is at most one swizzle line wide).
+    # With d = 64 every tile is t_tile's, every ring t_ring.
+    t_q, t_k, t_v, t_kh = t_tile[0], t_tile, t_tile, [[t] for t in t_tile]
+    t_ring_q = t_ring_k = t_ring_v = t_ring
+    v_rows = 64
+    if d == 128:
+        two = "SW(3, 3, 3) o S[(64, 2, 64) : (64, 4096, 1)]"
+        t_q = f"!axe.buffer<64x128xf16, #axe.layout<{two}>, shared>"
+        t_k = [t_q, f"!axe.buffer<64x128xf16, #axe.layout<{two} + 8192>, shared>"]
+        t_kh = [[f"!axe.buffer<64x64xf16, #axe.layout<{sw}{o}>, shared>"
+                 for o in (f" + {8192 * n}" if n else "",
+                           f" + {8192 * n + 4096}")] for n in range(2)]
+        t_v = [f"!axe.buffer<128x64xf16, #axe.layout<SW(3, 3, 3) o "
+               f"S[(128, 64) : (64, 1)]{' + 8192' if n else ''}>, shared>"
+               for n in range(2)]
+        t_ring_q = t_ring_k = ("!axe.buffer<128x128xf16, #axe.layout<SW(3, 3, 3) o "
+                               "S[(2, 64, 2, 64) : (8192, 64, 4096, 1)]>, shared>")
+        t_ring_v = ("!axe.buffer<256x64xf16, #axe.layout<SW(3, 3, 3) o "
+                    "S[(256, 64) : (64, 1)]>, shared>")
+        v_rows = 128
+    g_kh = f"!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : ({d}, 1)]>, global>"
     # The layouts axe-infer-layouts chooses for the plain form, written out:
     # inference over the unrolled ring took 13 s per kernel.
     acc = ("#axe.layout<S[(4, 2, 8, 8, 4, 2) : "
            "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>")
     t_s = f"!axe.buffer<64x64xf32, {acc}, reg>"
+    acc_o = acc if d == 64 else ("#axe.layout<S[(4, 2, 8, 16, 4, 2) : "
+                                 "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>")
+    t_o = f"!axe.buffer<64x{d}xf32, {acc_o}, reg>"
     t_p = f"!axe.buffer<64x64xf16, {acc}, reg>"
     col = ("!axe.buffer<64x1xf32, #axe.layout<S[(4, 2, 8) : (32@tid_in_wg, 1, "
            "4@tid_in_wg)] + R[4 : 1@tid_in_wg]>, reg>")
@@ -228,8 +259,9 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         # The keys up to the CTA's last row.
         w("      %qEnd = arith.addi %q0, %c128 : index")
         end = "%qEnd"
-    for v in ("sQ", "sK", "sV", "sP"):
-        w(f"      %{v} = axe.alloc : {t_ring}")
+    for v, t in (("sQ", t_ring_q), ("sK", t_ring_k), ("sV", t_ring_v),
+                 ("sP", t_ring)):
+        w(f"      %{v} = axe.alloc : {t}")
     w(f"      %pipe = axe.pipeline : {t_pipe}")
     w("      axe.warp_specialize {")
     w("        axe.partition warps [0, 4) registers 40 {")
@@ -239,15 +271,24 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         w(f"            %j{n} = arith.addi %j, %c{64 * n} : index")
         w(f"            %i{n} = arith.addi %kt, %c{n} : index")
         w(f"            axe.pipeline_acquire %pipe[%i{n}] : {t_pipe}")
-        w(f"            %dK{n} = axe.slice %sK[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
-        w(f"            %dV{n} = axe.slice %sV[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        # K's tile in halves of 64 columns (one when d = 64), then Vt's.
+        copies = []
+        for h, t_h in enumerate(t_kh[n]):
+            x = f"K{n}" + (f"h{h}" if d > 64 else "")
+            w(f"            %d{x} = axe.slice %sK[{64 * n}, {64 * h}] : {t_ring_k} -> {t_h}")
+            copies.append((x, g_kh, t_h))
+        w(f"            %dV{n} = axe.slice %sV[{v_rows * n}, 0] : {t_ring_v} -> {t_v[n]}")
+        copies.append((f"V{n}", g_v, t_v[n]))
         w(f"            %kRow{n} = arith.addi %headRow, %j{n} : index")
-        w(f"            %gK{n} = axe.view %K[%kRow{n}, 0] : memref<?x{d}xf16> -> {g_k}")
+        for h in range(d // 64):
+            x = f"K{n}" + (f"h{h}" if d > 64 else "")
+            w(f"            %g{x} = axe.view %K[%kRow{n}, {64 * h}] : memref<?x{d}xf16> -> {g_kh}")
         w(f"            %gV{n} = axe.view %Vt[%vRow, %j{n}] : memref<?x{seq}xf16> -> {g_v}")
-        for x, g in (("K", g_k), ("V", g_v)):
-            w(f"            %t{x}{n} = axe.copy_async %g{x}{n} to %d{x}{n} at warpgroup "
-              f'{{schedule = {{sm_90 = "tma"}}}} : {g} to {t_tile[n]}')
-        w(f"            axe.pipeline_commit %pipe[%i{n}], %tK{n}, %tV{n} : {t_pipe}")
+        for x, g, t in copies:
+            w(f"            %t{x} = axe.copy_async %g{x} to %d{x} at warpgroup "
+              f'{{schedule = {{sm_90 = "tma"}}}} : {g} to {t}')
+        tokens = ", ".join(f"%t{x}" for x, _, _ in copies)
+        w(f"            axe.pipeline_commit %pipe[%i{n}], {tokens} : {t_pipe}")
     w("          }")
     w("        }")
     w("        axe.partition warps [4, 12) registers 232 {")
@@ -257,18 +298,18 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
     w(pad + "%row = arith.muli %half, %c64 : index")
     w(pad + "%qRow0 = arith.addi %headRow, %q0 : index")
     w(pad + "%qRow = arith.addi %qRow0, %row : index")
-    for v, t in (("s", t_s), ("o", t_s), ("p", t_p), ("m", col), ("l", col),
+    for v, t in (("s", t_s), ("o", t_o), ("p", t_p), ("m", col), ("l", col),
                  ("mt", col), ("mn", col), ("alpha", col), ("ls", col)):
         w(f"{pad}%{v} = axe.alloc : {t}")
-    w(f"{pad}%q = axe.slice %sQ[%row, 0] : {t_ring} -> {t_tile[0]}")
+    w(f"{pad}%q = axe.slice %sQ[%row, 0] : {t_ring_q} -> {t_q}")
     w(f"{pad}%pS = axe.slice %sP[%row, 0] : {t_ring} -> {t_tile[0]}")
     w(f"{pad}%gQ = axe.view %Q[%qRow, 0] : memref<?x{d}xf16> -> {g_k}")
     # At a run-time offset (the warpgroup's half) TMA cannot place Q: the
     # threads load it, once per CTA.
-    w(f"{pad}axe.copy %gQ to %q at warpgroup : {g_k} to {t_tile[0]}")
+    w(f"{pad}axe.copy %gQ to %q at warpgroup : {g_k} to {t_q}")
     w(f"{pad}axe.fence_async_proxy")
     w(f"{pad}axe.barrier at warpgroup")
-    init_state(w, pad, t_s, col)
+    init_state(w, pad, t_o, col)
     if causal:
         w(pad + "%r0 = arith.addi %q0, %row : index")
     w(f"{pad}scf.for %j = %c0 to {end} step %c128 {{")
@@ -277,14 +318,14 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         p2 = pad + "  "
         w(f"{p2}%i{n} = arith.addi %kt, %c{n} : index")
         w(f"{p2}axe.pipeline_wait %pipe[%i{n}] : {t_pipe}")
-        w(f"{p2}%k{n} = axe.slice %sK[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
-        w(f"{p2}%v{n} = axe.slice %sV[{64 * n}, 0] : {t_ring} -> {t_tile[n]}")
+        w(f"{p2}%k{n} = axe.slice %sK[{64 * n}, 0] : {t_ring_k} -> {t_k[n]}")
+        w(f"{p2}%v{n} = axe.slice %sV[{v_rows * n}, 0] : {t_ring_v} -> {t_v[n]}")
         turn_begin, turn_end = ((f"{p2}axe.turn_begin", f"{p2}axe.turn_end")
                                 if pingpong else (None, None))
         if pingpong:
             w(turn_begin)
         w(f"{p2}axe.gemm %q, %k{n} into %s at warpgroup {{transpose_b, zero_init}} : "
-          f"{t_tile[0]}, {t_tile[n]} into {t_s}")
+          f"{t_q}, {t_k[n]} into {t_s}")
         if pingpong:
             w(turn_end)
         if causal:
@@ -293,19 +334,19 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
             w(f"{p2}%beyond{n} = arith.cmpi ugt, %key{n}, %r0 : index")
             add_mask(w, p2, f"%diagonal{n}", "0", t_s)
             add_mask(w, p2, f"%beyond{n}", "%c64", t_s)
-        softmax_step(w, p2, t_s, t_p, t_s, col, scale)
+        softmax_step(w, p2, t_s, t_p, t_o, col, scale)
         w(f"{p2}axe.copy %p to %pS at warpgroup : {t_p} to {t_tile[0]}")
         w(f"{p2}axe.fence_async_proxy")
         w(f"{p2}axe.barrier at warpgroup")
         if pingpong:
             w(turn_begin)
         w(f"{p2}axe.gemm %pS, %v{n} into %o at warpgroup {{transpose_b}} : "
-          f"{t_tile[0]}, {t_tile[n]} into {t_s}")
+          f"{t_tile[0]}, {t_v[n]} into {t_o}")
         if pingpong:
             w(turn_end)
         w(f"{p2}axe.pipeline_release %pipe[%i{n}] : {t_pipe}")
     w(f"{pad}}}")
-    normalize_and_store(w, pad, t_s, col, g_o, d)
+    normalize_and_store(w, pad, t_o, col, g_o, d)
     w("        }")
     w("      }")
     w("    }")
