@@ -39,10 +39,13 @@ axe.turn_end), and the consumers take turns in order, so one runs its
 products while the other runs its softmax. Not yet there: the
 intra-warpgroup overlap of one tile's QK^T with the previous tile's PV.
 
-Usage: gen_attention_sm90.py NAME SEQ D [causal | ws [causal] [pingpong]]
-           > NAME.mlir
+--in=bf16 makes Q, K, V and P bf16 (f16 by default).
+
+Usage: gen_attention_sm90.py [--in=f16|bf16] NAME SEQ D
+           [causal | ws [causal] [pingpong]] > NAME.mlir
 """
 
+import re
 import sys
 
 
@@ -356,17 +359,28 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
     return "\n".join(out) + "\n"
 
 
+def with_type(text, t):
+    """The kernel with Q, K, V and P of `t`: the generators write f16, and
+    every f16 in their output is one of those."""
+    return text if t == "f16" else re.sub(r"(\b|(?<=\dx))f16\b", t, text)
+
+
 def main(argv):
+    t = "f16"
+    if argv[:1] and argv[0].startswith("--"):
+        if argv[0] not in ("--in=f16", "--in=bf16"):
+            sys.exit(f"gen_attention_sm90.py: {argv[0]}: expected --in=f16|bf16")
+        t = argv.pop(0)[len("--in="):]
     forms = ([], ["causal"], ["ws"], ["ws", "causal"], ["ws", "pingpong"],
              ["ws", "causal", "pingpong"])
     if len(argv) < 3 or argv[3:] not in forms:
         sys.exit(__doc__)
     name, seq, d = argv[0], int(argv[1]), int(argv[2])
     if argv[3:4] == ["ws"]:
-        sys.stdout.write(emit_ws(name, seq, d, "causal" in argv[4:],
-                                 "pingpong" in argv[4:]))
+        text = emit_ws(name, seq, d, "causal" in argv[4:], "pingpong" in argv[4:])
     else:
-        sys.stdout.write(emit(name, seq, d, argv[3:] == ["causal"]))
+        text = emit(name, seq, d, argv[3:] == ["causal"])
+    sys.stdout.write(with_type(text, t))
 
 
 if __name__ == "__main__":
