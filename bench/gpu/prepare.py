@@ -141,6 +141,10 @@ def main():
                          "OUT [gen_gemm_sm90.py args after N K; by default "
                          "tune_gemm.py's rule] (llm-shapes.txt: the LLM "
                          "weights)")
+    ap.add_argument("--attention-shapes", default=None, metavar="FILE",
+                    help="also an attention kernel per line of FILE: NAME "
+                         "SEQ D IN [causal] [ws [pingpong]] "
+                         "(attention-shapes.txt), for attention_bench.py")
     ap.add_argument("--random", type=int, default=None, metavar="N",
                     help="also N seeded random kernels, spread over the "
                          "sorted names (0: every one exported)")
@@ -192,6 +196,26 @@ def main():
     # GemmBench.cpp includes the list.
     with open(os.path.join(args.out, "kernels.inc"), "w") as inc:
         inc.write("".join(e + "\n" for e in entries))
+    attention = []
+    if args.attention_shapes and not args.random_only:
+        for name, seq, d, t, causal, form in read_attention_shapes(
+                args.attention_shapes):
+            source = os.path.join(args.out, name + ".mlir")
+            gen = [f"--in={t}", name, seq, d] + (["causal"] if causal else [])
+            if form != "plain":
+                gen = gen[:4] + form.split("+")[:1] + gen[4:] + form.split("+")[1:]
+            with open(source, "w") as f:
+                f.write(run([sys.executable,
+                             os.path.join(bench, "gen_attention_sm90.py")] + gen))
+            to_object(axe_opt, [source], [kernel_pipe],
+                      os.path.join(args.out, name + ".o"), rename_alloc=False)
+            attention.append(f"{name} {seq} {d} {t} "
+                             f"{'causal' if causal else 'full'} {form}")
+            print(f"attention kernel {name}: SEQ={seq} d={d} {t}"
+                  f"{' causal' if causal else ''} {form}")
+    # attention_bench.py reads the list.
+    with open(os.path.join(args.out, "attention.txt"), "w") as f:
+        f.write("".join(a + "\n" for a in attention))
 
     manifest = []
     tests = []
@@ -222,7 +246,8 @@ def main():
         m.write("".join(line + "\n" for line in manifest))
     if args.random is not None:
         prepare_random(args, axe_opt, kernel_pipe)
-    for f in ("GemmBench.cpp", "gemm_table.py", "ManagedAlloc.c",
+    for f in ("GemmBench.cpp", "gemm_table.py", "attention_bench.py",
+              "ManagedAlloc.c",
               "PrintUtils.c", "run-on-gpu.sh"):
         shutil.copy(os.path.join(ROOT, "bench", "gpu", f), args.out)
     shutil.copy(os.path.join(ROOT, "lib", "Runtime", "CUDA", "CudaRuntime.cpp"),
@@ -323,6 +348,28 @@ def read_shapes(path):
                                      not gen[gen.index("grouped") + 1].isdigit()):
                 sys.exit(f"{path}:{number}: grouped takes the number of experts")
             shapes.append((words[0], words[1], words[2], words[3], words[4], gen))
+    return shapes
+
+
+def read_attention_shapes(path):
+    """The kernels an --attention-shapes file asks for: (name, SEQ, d, in,
+    causal, form), form "plain", "ws" or "ws+pingpong"."""
+    shapes = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            flags = words[4:]
+            causal = "causal" in flags
+            rest = [w for w in flags if w != "causal"]
+            if (len(words) < 4 or words[3] not in ("f16", "bf16")
+                    or rest not in ([], ["ws"], ["ws", "pingpong"])
+                    or not words[1].isdigit() or words[2] not in ("64", "128")):
+                sys.exit(f"{path}:{number}: expected NAME SEQ D IN [causal] "
+                         "[ws [pingpong]], D 64 or 128, IN f16|bf16")
+            shapes.append((words[0], words[1], words[2], words[3], causal,
+                           "+".join(rest) or "plain"))
     return shapes
 
 

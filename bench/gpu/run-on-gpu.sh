@@ -11,7 +11,8 @@
 #
 # Usage: run-on-gpu.sh PREPARED_DIR RESULTS_DIR
 # RESULTS_DIR gets gpu.txt, gemm.txt and gemm.json (gemm_table.py prints
-# it), tests/<name>.out (stdout),
+# it), attention-bench.txt and attention.json (attention_bench.py --table
+# prints it), tests/<name>.out (stdout),
 # tests/<name>.err (stderr and the exit status), and the same under random/
 # for the random kernels; check.py reads it.
 set -u
@@ -46,6 +47,18 @@ if [ -s kernels.inc ]; then
     echo "exit status $?"
   } >"$out/gemm.txt" 2>&1
   cat "$out/gemm.txt"
+fi
+# The attention kernels against cuDNN, unless prepare.py ran without
+# --attention-shapes.
+if [ -s attention.txt ]; then
+  # shellcheck disable=SC2086
+  $cxx -shared $(awk '{print $1 ".o"}' attention.txt) -o libaxe_attention.so \
+    -L"$dir" -laxe_cuda_runtime $link_cuda || exit 1
+  {
+    timeout 1200 python3 attention_bench.py "$dir" --json "$out/attention.json"
+    echo "exit status $?"
+  } >"$out/attention-bench.txt" 2>&1
+  cat "$out/attention-bench.txt"
 fi
 while read -r name result file prefix; do
   [ -n "$name" ] || continue
