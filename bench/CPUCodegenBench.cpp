@@ -31,7 +31,10 @@
 #include <cmath>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <thread>
@@ -123,22 +126,54 @@ void runCopy(benchmark::State &state, Jitted &k) {
 
 /// `bytes` of memory on 4 KiB pages (MADV_NOHUGEPAGE) or on 2 MiB pages
 /// where the kernel grants them (MADV_HUGEPAGE; transparent huge pages are
-/// often 'madvise' only), aligned to the page either way, so that the
-/// transpose's streaming stores find their vectors aligned.
+/// often 'madvise' only), aligned to 2 MiB either way, so that huge pages
+/// can cover all of it and the transpose's streaming stores find their
+/// vectors aligned.
 struct PageBuffer {
+  static constexpr size_t kHuge = size_t(2) << 20;
   PageBuffer(size_t bytes, bool huge) : size(bytes) {
-    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+    mapped = size + kHuge;
+    void *p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
       llvm::report_fatal_error("mmap failed");
-    madvise(p, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-    data = static_cast<float *>(p);
+    base = p;
+    auto aligned = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    data = reinterpret_cast<float *>(aligned);
+    madvise(data, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     std::memset(data, 0x3c, size);
   }
-  ~PageBuffer() { munmap(data, size); }
-  size_t size;
+  ~PageBuffer() { munmap(base, mapped); }
+  /// The fraction of the buffer the kernel backs with huge pages now, from
+  /// /proc/self/smaps (AnonHugePages of the mappings it spans): what the
+  /// "HugePages" rows actually ran on.
+  double hugeFraction() const;
+  size_t size, mapped;
+  void *base;
   float *data;
 };
+
+double PageBuffer::hugeFraction() const {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f)
+    return 0;
+  auto lo = reinterpret_cast<uintptr_t>(data), hi = lo + size;
+  char line[512];
+  bool inside = false;
+  double hugeBytes = 0;
+  while (fgets(line, sizeof(line), f)) {
+    unsigned long start, end;
+    if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+      inside = start < hi && end > lo;
+      continue;
+    }
+    unsigned long kb;
+    if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+      hugeBytes += double(kb) * 1024;
+  }
+  fclose(f);
+  return std::min(1.0, hugeBytes / double(size));
+}
 
 /// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
 /// column-major one, on 4 KiB or 2 MiB pages: 4096 rows of 16 KiB (8 KiB)
@@ -170,6 +205,7 @@ void transposeBench(benchmark::State &state, bool vectorize,
   for (auto _ : state)
     k.run(a.data, c.data, kN * kN);
   state.SetBytesProcessed(state.iterations() * 2 * bytes);
+  state.counters["huge_pages"] = (a.hugeFraction() + c.hugeFraction()) / 2;
 }
 
 /// memcpy of the same bytes on the same pages.
@@ -181,6 +217,7 @@ void memcpyBench(benchmark::State &state, bool huge, bool half) {
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(state.iterations() * 2 * bytes);
+  state.counters["huge_pages"] = (a.hugeFraction() + c.hugeFraction()) / 2;
 }
 
 void BM_Memcpy(benchmark::State &state) { memcpyBench(state, false, false); }

@@ -55,8 +55,7 @@ LogicalResult Decoder::gpuOp(Operation *o) {
       o->getName().getStringRef().starts_with("nvvm.read.ptx.sreg."))
     return sregOp(o);
   if (isa<gpu::BarrierOp, NVVM::Barrier0Op, NVVM::InlinePtxOp, NVVM::BarrierOp,
-          NVVM::BarrierArriveOp>(
-          o))
+          NVVM::BarrierArriveOp>(o))
     return barrierOp(o);
   // imm[0]: 0 for gpu.shuffle (in: value, offset, width), 1 for the PTX
   // form (in: mask, value, offset, clamp; the result's kind is the

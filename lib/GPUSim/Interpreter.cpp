@@ -388,8 +388,8 @@ bool Machine::arriveWithoutWaiting(const Inst &i, Warp &w) {
   int64_t id = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
   int64_t count = int64_t(reg(i.in[at], 0, first));
   if (id < 0 || id > 15) {
-    fail(i, -1, llvm::formatv("bar.arrive at barrier {0} (a CTA has 0..15)",
-                              id));
+    fail(i, -1,
+         llvm::formatv("bar.arrive at barrier {0} (a CTA has 0..15)", id));
     return false;
   }
   if (count <= 0 || count % 32 || count > threadsPerCta + 31) {

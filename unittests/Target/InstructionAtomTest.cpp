@@ -130,8 +130,16 @@ TEST(AtomLookup, ByKindTypesAndShape) {
     EXPECT_EQ(t.findAtoms(AtomKind::TmaBox).size(), 16u) << name.str();
     EXPECT_EQ(t.findAtoms(AtomKind::CpAsync).size(), 1u) << name.str();
   }
-  // 32 widths of n, A in shared or in registers, three type pairs.
-  EXPECT_EQ(target("sm_90").findAtoms(AtomKind::Wgmma).size(), 32u * 2 * 3);
+  // 32 widths of n: A in shared or in registers for three 16-bit type
+  // pairs, A in shared for the two 8-bit floats (k = 32).
+  EXPECT_EQ(target("sm_90").findAtoms(AtomKind::Wgmma).size(),
+            32u * 2 * 3 + 32u * 2);
+  const InstructionAtom *fp8 =
+      target("sm_90").findAtom(AtomKind::Wgmma, "f8E4M3FN", "f32");
+  ASSERT_NE(fp8, nullptr);
+  EXPECT_EQ(fp8->k, 32);
+  EXPECT_EQ(fp8->name, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3");
+  EXPECT_EQ(fp8->operands[0].memorySpaces[0], "shared");
   EXPECT_TRUE(target("sm_100a").findAtoms(AtomKind::Wgmma).empty());
   EXPECT_TRUE(target("sm_90").findAtoms(AtomKind::Tcgen05Mma).empty());
   EXPECT_FALSE(target("sm_100a").findAtoms(AtomKind::Tcgen05Mma).empty());

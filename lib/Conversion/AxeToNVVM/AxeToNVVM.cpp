@@ -196,8 +196,7 @@ LogicalResult lowerTurns(PartitionOp p, int64_t base,
   int64_t group = target.warpgroupSize();
   int64_t warpsPerGroup = group ? group / target.warpSize : 0;
   if (!warpsPerGroup || p.getWarpBegin() % warpsPerGroup ||
-      p.getWarpEnd() % warpsPerGroup ||
-      p.getNumWarps() < 2 * warpsPerGroup)
+      p.getWarpEnd() % warpsPerGroup || p.getNumWarps() < 2 * warpsPerGroup)
     return turns.front()->emitOpError()
            << "takes turns among warpgroups, and its partition (warps ["
            << p.getWarpBegin() << ", " << p.getWarpEnd()
@@ -214,8 +213,8 @@ LogicalResult lowerTurns(PartitionOp p, int64_t base,
   Value wg = cg.axisValue(rw, loc, "wgid");
   if (!wg)
     return failure();
-  Value first = arith::ConstantIndexOp::create(
-      rw, loc, p.getWarpBegin() / warpsPerGroup);
+  Value first =
+      arith::ConstantIndexOp::create(rw, loc, p.getWarpBegin() / warpsPerGroup);
   Value k = arith::SubIOp::create(rw, loc, wg, first);
   auto i32 = [&](Value index) {
     return arith::IndexCastOp::create(rw, loc, rw.getI32Type(), index);
@@ -229,9 +228,9 @@ LogicalResult lowerTurns(PartitionOp p, int64_t base,
                             arith::ConstantIndexOp::create(rw, loc, 1)),
       arith::ConstantIndexOp::create(rw, loc, n));
   Value next = i32(arith::AddIOp::create(rw, loc, baseId, nextK));
-  Value isLast = arith::CmpIOp::create(
-      rw, loc, arith::CmpIPredicate::eq, k,
-      arith::ConstantIndexOp::create(rw, loc, n - 1));
+  Value isLast =
+      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, k,
+                            arith::ConstantIndexOp::create(rw, loc, n - 1));
   auto entry = scf::IfOp::create(rw, loc, isLast, /*withElseRegion=*/false);
   rw.setInsertionPoint(entry.getThenRegion().front().getTerminator());
   NVVM::BarrierArriveOp::create(rw, loc, i32(baseId), count);
