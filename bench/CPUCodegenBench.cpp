@@ -264,8 +264,8 @@ void BM_TransposeGeneratedUnblocked(benchmark::State &state) {
 /// Blocks of state.range(0) elements along the source's contiguous loop
 /// and state.range(1) along the destination's; f16 when state.range(2).
 void BM_TransposeGeneratedBlock(benchmark::State &state) {
-  transposeBench(state, true, state.range(0), state.range(1), false,
-                 state.range(2) != 0);
+  transposeBench(state, true, state.range(0), state.range(1),
+                 state.range(3) != 0, state.range(2) != 0);
 }
 void BM_TransposeGeneratedScalar(benchmark::State &state) {
   transposeBench(state, false);
@@ -604,14 +604,27 @@ BENCHMARK(BM_MemcpyF16HugePages)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedF16HugePages)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedUnblocked)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedBlock)
-    ->ArgNames({"src", "dst", "f16"})
-    ->Args({128, 128, 0})
-    ->Args({64, 512, 0})
-    ->Args({256, 512, 0})
-    ->Args({128, 256, 0})
-    ->Args({128, 1024, 0})
-    ->Args({256, 256, 1})
-    ->Args({256, 1024, 1})
+    ->ArgNames({"src", "dst", "f16", "huge"})
+    ->Args({128, 128, 0, 0})
+    ->Args({64, 512, 0, 0})
+    ->Args({256, 512, 0, 0})
+    ->Args({128, 256, 0, 0})
+    ->Args({128, 1024, 0, 0})
+    ->Args({256, 256, 1, 0})
+    ->Args({256, 1024, 1, 0})
+    // On 2 MiB pages rows 16 KiB apart fall into few cache sets: smaller
+    // blocks.
+    ->Args({128, 512, 0, 1})
+    ->Args({64, 64, 0, 1})
+    ->Args({128, 64, 0, 1})
+    ->Args({64, 128, 0, 1})
+    ->Args({256, 64, 0, 1})
+    ->Args({32, 512, 0, 1})
+    ->Args({16, 512, 0, 1})
+    ->Args({32, 1024, 0, 1})
+    ->Args({16, 2048, 0, 1})
+    ->Args({32, 256, 0, 1})
+    ->Args({32, 512, 0, 0})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeNaiveCxx)->Unit(benchmark::kMillisecond);
