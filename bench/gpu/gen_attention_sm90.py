@@ -26,9 +26,11 @@ Its layouts are written: the shared tiles' (TMA needs their alignment) and
 the register tiles' (those inference chooses for the plain form). At
 d = 128 a K tile is two 128-byte swizzle atom columns, loaded as two TMA
 boxes of 64 columns (a box is at most one swizzle line wide), and a Vt tile
-128 rows of one. The partitions order their own shared writes with a
-warpgroup barrier and an async-proxy fence (Q and P before wgmma reads
-them). With
+128 rows of one. The producer also loads the CTA's 128 rows of Q by TMA
+(boxes of 64 x 64 at static offsets) through a pipeline of one stage that
+the consumers wait for once. The consumers order their own shared writes
+(P) with a warpgroup barrier and an async-proxy fence before wgmma reads
+them. With
 `ws causal` the producer stops after the CTA's diagonal tiles; the consumer
 of the first 64 rows adds the diagonal mask to its diagonal tile and the
 full mask to the tile after it (which it must still wait for and release).
@@ -266,8 +268,29 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
                  ("sP", t_ring)):
         w(f"      %{v} = axe.alloc : {t}")
     w(f"      %pipe = axe.pipeline : {t_pipe}")
+    # Q's 128 rows arrive by TMA through a pipeline of one stage, filled
+    # once: boxes of 64 rows by 64 columns at static offsets of sQ (a
+    # consumer's own half sits at a run-time offset, where TMA cannot place
+    # a box).
+    w("      %qPipe = axe.pipeline : !axe.pipeline<1>")
     w("      axe.warp_specialize {")
     w("        axe.partition warps [0, 4) registers 40 {")
+    w("          %qRowP = arith.addi %headRow, %q0 : index")
+    w("          axe.pipeline_acquire %qPipe[%c0] : !axe.pipeline<1>")
+    q_tokens = []
+    for r in range(2):
+        for h, t_h in enumerate(t_kh[r]):
+            x = f"Q{r}" + (f"h{h}" if d > 64 else "")
+            if r:
+                w(f"          %qRowP{x} = arith.addi %qRowP, %c64 : index")
+            row = f"%qRowP{x}" if r else "%qRowP"
+            w(f"          %d{x} = axe.slice %sQ[{64 * r}, {64 * h}] : {t_ring_q} -> {t_h}")
+            w(f"          %g{x} = axe.view %Q[{row}, {64 * h}] : memref<?x{d}xf16> -> {g_kh}")
+            w(f"          %t{x} = axe.copy_async %g{x} to %d{x} at warpgroup "
+              f'{{schedule = {{sm_90 = "tma"}}}} : {g_kh} to {t_h}')
+            q_tokens.append(f"%t{x}")
+    w(f"          axe.pipeline_commit %qPipe[%c0], {', '.join(q_tokens)} : "
+      "!axe.pipeline<1>")
     w(f"          scf.for %j = %c0 to {end} step %c128 {{")
     w("            %kt = arith.divui %j, %c64 : index")
     for n in range(2):
@@ -306,12 +329,7 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         w(f"{pad}%{v} = axe.alloc : {t}")
     w(f"{pad}%q = axe.slice %sQ[%row, 0] : {t_ring_q} -> {t_q}")
     w(f"{pad}%pS = axe.slice %sP[%row, 0] : {t_ring} -> {t_tile[0]}")
-    w(f"{pad}%gQ = axe.view %Q[%qRow, 0] : memref<?x{d}xf16> -> {g_k}")
-    # At a run-time offset (the warpgroup's half) TMA cannot place Q: the
-    # threads load it, once per CTA.
-    w(f"{pad}axe.copy %gQ to %q at warpgroup : {g_k} to {t_q}")
-    w(f"{pad}axe.fence_async_proxy")
-    w(f"{pad}axe.barrier at warpgroup")
+    w(f"{pad}axe.pipeline_wait %qPipe[%c0] : !axe.pipeline<1>")
     init_state(w, pad, t_o, col)
     if causal:
         w(pad + "%r0 = arith.addi %q0, %row : index")
@@ -349,6 +367,7 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
             w(turn_end)
         w(f"{p2}axe.pipeline_release %pipe[%i{n}] : {t_pipe}")
     w(f"{pad}}}")
+    w(f"{pad}axe.pipeline_release %qPipe[%c0] : !axe.pipeline<1>")
     normalize_and_store(w, pad, t_o, col, g_o, d)
     w("        }")
     w("      }")
