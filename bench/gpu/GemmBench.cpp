@@ -270,20 +270,9 @@ struct Timing {
   double meanMs = 0, bestMs = 0;
 };
 
-Timing timeKernel(const Kernel &kernel, const Device2D &a, const Device2D &b,
-                  const Device2D &c, int warmup, int runs) {
-  auto call = [&] {
-    void *pa = reinterpret_cast<void *>(a.ptr);
-    void *pb = reinterpret_cast<void *>(b.ptr);
-    void *pc = reinterpret_cast<void *>(c.ptr);
-    if (kernel.scaledFn)
-      kernel.scaledFn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0, b.rows,
-                      b.cols, b.cols, 1, pc, pc, 0, c.rows, c.cols, c.cols, 1,
-                      kFp8Scale, a.rows / 128);
-    else
-      kernel.fn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0, b.rows, b.cols,
-                b.cols, 1, pc, pc, 0, c.rows, c.cols, c.cols, 1, a.rows / 128);
-  };
+/// `call` (one launch of a generated host function) timed by the runtime's
+/// events around its launch alone, after `warmup` untimed calls.
+template <typename Call> Timing timeLaunches(Call call, int warmup, int runs) {
   for (int i = 0; i < warmup; ++i)
     call();
   Timing t;
@@ -305,6 +294,25 @@ Timing timeKernel(const Kernel &kernel, const Device2D &a, const Device2D &b,
   }
   t.meanMs = total / runs;
   return t;
+}
+
+Timing timeKernel(const Kernel &kernel, const Device2D &a, const Device2D &b,
+                  const Device2D &c, int warmup, int runs) {
+  void *pa = reinterpret_cast<void *>(a.ptr);
+  void *pb = reinterpret_cast<void *>(b.ptr);
+  void *pc = reinterpret_cast<void *>(c.ptr);
+  return timeLaunches(
+      [&] {
+        if (kernel.scaledFn)
+          kernel.scaledFn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0,
+                          b.rows, b.cols, b.cols, 1, pc, pc, 0, c.rows, c.cols,
+                          c.cols, 1, kFp8Scale, a.rows / 128);
+        else
+          kernel.fn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0, b.rows,
+                    b.cols, b.cols, 1, pc, pc, 0, c.rows, c.cols, c.cols, 1,
+                    a.rows / 128);
+      },
+      warmup, runs);
 }
 
 /// `call` timed with CUDA events around each of `runs` calls, after
@@ -646,31 +654,17 @@ Timing timeGroupedKernel(const Kernel &kernel, const Device2D &a,
                          const Device2D &b, const Device2D &c,
                          CUdeviceptr tiles, int64_t tileCount, int warmup,
                          int runs) {
-  Timing t;
-  t.bestMs = 1e30;
-  auto call = [&] {
-    void *pa = reinterpret_cast<void *>(a.ptr);
-    void *pb = reinterpret_cast<void *>(b.ptr);
-    void *pc = reinterpret_cast<void *>(c.ptr);
-    void *pt = reinterpret_cast<void *>(tiles);
-    kernel.groupedFn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0, b.rows,
-                     b.cols, b.cols, 1, pc, pc, 0, c.rows, c.cols, c.cols, 1,
-                     pt, pt, 0, tileCount, 1, tileCount);
-  };
-  for (int i = 0; i < warmup; ++i)
-    call();
-  double total = 0;
-  for (int i = 0; i < runs; ++i) {
-    axeCudaTimeLaunches(1);
-    call();
-    int64_t launches = 0;
-    double ms = axeCudaTimedLaunches(&launches);
-    axeCudaTimeLaunches(0);
-    total += ms;
-    t.bestMs = std::min(t.bestMs, ms);
-  }
-  t.meanMs = total / runs;
-  return t;
+  void *pa = reinterpret_cast<void *>(a.ptr);
+  void *pb = reinterpret_cast<void *>(b.ptr);
+  void *pc = reinterpret_cast<void *>(c.ptr);
+  void *pt = reinterpret_cast<void *>(tiles);
+  return timeLaunches(
+      [&] {
+        kernel.groupedFn(pa, pa, 0, a.rows, a.cols, a.cols, 1, pb, pb, 0,
+                         b.rows, b.cols, b.cols, 1, pc, pc, 0, c.rows, c.cols,
+                         c.cols, 1, pt, pt, 0, tileCount, 1, tileCount);
+      },
+      warmup, runs);
 }
 
 /// cuBLAS's grouped GEMM: one group per expert with tokens, each C_e =

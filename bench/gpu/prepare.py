@@ -326,28 +326,33 @@ def prepare_workloads(args, axe_opt, kernel_pipe, host_pipe, manifest):
         print(f"workload {name}")
 
 
+def shape_lines(path):
+    """(line number, words before a comment) of each non-empty line."""
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if words:
+                yield number, words
+
+
 def read_shapes(path):
     """The kernels a --gemm-shapes file asks for: (name, N, K, in, out,
     generator arguments after N K)."""
     shapes = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            words = line.split("#", 1)[0].split()
-            if not words:
-                continue
-            if len(words) < 5 or words[3] not in ("f16", "bf16", "e4m3") or \
-                    words[4] not in ("f32", "f16", "bf16"):
-                sys.exit(f"{path}:{number}: expected NAME N K IN OUT [ARGS], "
-                         "IN f16|bf16|e4m3, OUT f32|f16|bf16")
-            gen = words[5:] or tune_gemm.rule(int(words[1]), int(words[2]),
-                                              words[3])
-            if "swiglu" in gen:
-                sys.exit(f"{path}:{number}: the SwiGLU epilogue has no "
-                         "baseline in GemmBench")
-            if "grouped" in gen and (gen.index("grouped") + 1 >= len(gen) or
-                                     not gen[gen.index("grouped") + 1].isdigit()):
-                sys.exit(f"{path}:{number}: grouped takes the number of experts")
-            shapes.append((words[0], words[1], words[2], words[3], words[4], gen))
+    for number, words in shape_lines(path):
+        if len(words) < 5 or words[3] not in ("f16", "bf16", "e4m3") or \
+                words[4] not in ("f32", "f16", "bf16"):
+            sys.exit(f"{path}:{number}: expected NAME N K IN OUT [ARGS], "
+                     "IN f16|bf16|e4m3, OUT f32|f16|bf16")
+        gen = words[5:] or tune_gemm.rule(int(words[1]), int(words[2]),
+                                          words[3])
+        if "swiglu" in gen:
+            sys.exit(f"{path}:{number}: the SwiGLU epilogue has no "
+                     "baseline in GemmBench")
+        if "grouped" in gen and (gen.index("grouped") + 1 >= len(gen) or
+                                 not gen[gen.index("grouped") + 1].isdigit()):
+            sys.exit(f"{path}:{number}: grouped takes the number of experts")
+        shapes.append((words[0], words[1], words[2], words[3], words[4], gen))
     return shapes
 
 
@@ -355,21 +360,17 @@ def read_attention_shapes(path):
     """The kernels an --attention-shapes file asks for: (name, SEQ, d, in,
     causal, form), form "plain", "ws" or "ws+pingpong"."""
     shapes = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            words = line.split("#", 1)[0].split()
-            if not words:
-                continue
-            flags = words[4:]
-            causal = "causal" in flags
-            rest = [w for w in flags if w != "causal"]
-            if (len(words) < 4 or words[3] not in ("f16", "bf16")
-                    or rest not in ([], ["ws"], ["ws", "pingpong"])
-                    or not words[1].isdigit() or words[2] not in ("64", "128")):
-                sys.exit(f"{path}:{number}: expected NAME SEQ D IN [causal] "
-                         "[ws [pingpong]], D 64 or 128, IN f16|bf16")
-            shapes.append((words[0], words[1], words[2], words[3], causal,
-                           "+".join(rest) or "plain"))
+    for number, words in shape_lines(path):
+        flags = words[4:]
+        causal = "causal" in flags
+        rest = [w for w in flags if w != "causal"]
+        if (len(words) < 4 or words[3] not in ("f16", "bf16")
+                or rest not in ([], ["ws"], ["ws", "pingpong"])
+                or not words[1].isdigit() or words[2] not in ("64", "128")):
+            sys.exit(f"{path}:{number}: expected NAME SEQ D IN [causal] "
+                     "[ws [pingpong]], D 64 or 128, IN f16|bf16")
+        shapes.append((words[0], words[1], words[2], words[3], causal,
+                       "+".join(rest) or "plain"))
     return shapes
 
 

@@ -340,16 +340,36 @@ LogicalResult Machine::runCluster(const int64_t pos[3]) {
   return success();
 }
 
-/// Checks a warp's arrival at a barrier and records which one.
-bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
+/// Checks that every lane of `w` takes part in barrier instruction `i`
+/// (`what` names it) and that its id and thread count are in range.
+bool Machine::checkBarrierArrival(const Inst &i, const Warp &w,
+                                  const char *what, int64_t id, int64_t threads,
+                                  bool needsCount) {
   if (mask != w.launched) {
     fail(i, -1,
-         llvm::formatv("divergent barrier: lanes {0:x8} of the warp are "
-                       "active, all of {1:x8} must arrive together",
-                       mask, w.launched));
+         llvm::formatv("divergent {0}: lanes {1:x8} of the warp are active, "
+                       "all of {2:x8} must arrive together",
+                       what, mask, w.launched));
     return false;
   }
-  int first = __builtin_ctz(mask);
+  if (id < 0 || id > 15) {
+    fail(i, -1, llvm::formatv("{0} {1} (a CTA has 0..15)", what, id));
+    return false;
+  }
+  if (threads < (needsCount ? 1 : 0) || threads % 32 ||
+      threads > threadsPerCta + 31) {
+    fail(i, -1,
+         llvm::formatv("{0} for {1} threads: a{2} multiple of 32 up to the "
+                       "CTA's",
+                       what, threads, needsCount ? " positive" : ""));
+    return false;
+  }
+  return true;
+}
+
+/// Checks a warp's arrival at a barrier and records which one.
+bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
+  int first = mask ? __builtin_ctz(mask) : 0;
   size_t at = 0;
   w.barrierAt = int32_t(indexOf(i));
   w.barrierAligned = i.imm.size() < 3 || i.imm[2] != 0;
@@ -360,45 +380,18 @@ bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
     w.barrierId = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
     w.barrierThreads = i.imm[1] ? int64_t(reg(i.in[at], 0, first)) : 0;
   }
-  if (w.barrierId < 0 || w.barrierId > 15) {
-    fail(i, -1, llvm::formatv("barrier {0} (a CTA has 0..15)", w.barrierId));
-    return false;
-  }
-  if (w.barrierThreads < 0 || w.barrierThreads % 32 ||
-      w.barrierThreads > threadsPerCta + 31) {
-    fail(i, -1,
-         llvm::formatv("barrier for {0} threads: a multiple of 32 up to the "
-                       "CTA's",
-                       w.barrierThreads));
-    return false;
-  }
-  return true;
+  return checkBarrierArrival(i, w, "barrier", w.barrierId, w.barrierThreads,
+                             /*needsCount=*/false);
 }
 
 bool Machine::arriveWithoutWaiting(const Inst &i, Warp &w) {
-  if (mask != w.launched) {
-    fail(i, -1,
-         llvm::formatv("divergent bar.arrive: lanes {0:x8} of the warp are "
-                       "active, all of {1:x8} must arrive together",
-                       mask, w.launched));
-    return false;
-  }
-  int first = __builtin_ctz(mask);
+  int first = mask ? __builtin_ctz(mask) : 0;
   size_t at = 0;
   int64_t id = i.imm[0] ? int64_t(reg(i.in[at++], 0, first)) : 0;
   int64_t count = int64_t(reg(i.in[at], 0, first));
-  if (id < 0 || id > 15) {
-    fail(i, -1,
-         llvm::formatv("bar.arrive at barrier {0} (a CTA has 0..15)", id));
+  if (!checkBarrierArrival(i, w, "bar.arrive", id, count,
+                           /*needsCount=*/true))
     return false;
-  }
-  if (count <= 0 || count % 32 || count > threadsPerCta + 31) {
-    fail(i, -1,
-         llvm::formatv("bar.arrive for {0} threads: a positive multiple of "
-                       "32 up to the CTA's",
-                       count));
-    return false;
-  }
   if (arrivals.threads[id] && arrivals.expected[id] != count) {
     fail(i, -1,
          llvm::formatv("bar.arrive at barrier {0} for {1} threads while "

@@ -328,6 +328,8 @@ public:
   bool arriveAtBarrier(const Inst &i, Warp &w);
   /// bar.arrive: counts the warp at a named barrier without waiting.
   bool arriveWithoutWaiting(const Inst &i, Warp &w);
+  bool checkBarrierArrival(const Inst &i, const Warp &w, const char *what,
+                           int64_t id, int64_t threads, bool needsCount);
   bool releaseBarriers();
   std::string where(int lane) const;
 
