@@ -201,8 +201,26 @@ static std::optional<uint8_t> subOf(const llvm::StringMap<Sub> &ops,
   return uint8_t(it->second);
 }
 
+/// Whether `t` (or its elements) is a float of 8 bits: a value the
+/// interpreter holds as its bits only (Decoder::info).
+static bool isEightBitFloat(Type t) {
+  Type e = getElementTypeOrSelf(t);
+  return isa<FloatType>(e) && e.getIntOrFloatBitWidth() == 8;
+}
+
 std::optional<LogicalResult> Decoder::elementwiseOp(Operation *o) {
   StringRef name = o->getName().getStringRef();
+  // Moving 8-bit floats (select, bitcast, constants) keeps their bits;
+  // arithmetic or conversions on them would need their values.
+  if (!isa<arith::SelectOp, arith::BitcastOp, arith::ConstantOp>(o) &&
+      (llvm::any_of(o->getOperandTypes(), isEightBitFloat) ||
+       llvm::any_of(o->getResultTypes(), isEightBitFloat)) &&
+      (o->getDialect() && (o->getDialect()->getNamespace() == "arith" ||
+                           o->getDialect()->getNamespace() == "math")))
+    return o->emitError("axe-gpu-run: ")
+           << name
+           << " on 8-bit floats is not modelled (they are moved and "
+              "read by wgmma only)";
   if (std::optional<uint8_t> sub = subOf(ibinOps(), name))
     return simple(o, Opc::IBin, *sub);
   if (std::optional<uint8_t> sub = subOf(fbinOps(), name))
