@@ -106,11 +106,11 @@ private:
 
 CPUBuffer bufferOf(Value memory, const char *layout, Shape shape) {
   CPUBuffer buf;
-  buf.layout = *parseLayout(layout);
-  buf.shape = std::move(shape);
-  buf.elementType = cast<MemRefType>(memory.getType()).getElementType();
+  buf.ref.layout = *parseLayout(layout);
+  buf.ref.shape = std::move(shape);
+  buf.ref.elementType = cast<MemRefType>(memory.getType()).getElementType();
   buf.memory = memory;
-  buf.storage = *StoragePlan::forLayout(buf.layout);
+  buf.storage = *StoragePlan::forLayout(buf.ref.layout);
   return buf;
 }
 

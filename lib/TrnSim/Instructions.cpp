@@ -137,41 +137,41 @@ int Interpreter::dmaQueueOf(Operation *op) {
 }
 
 LogicalResult Interpreter::runDma(trn::DmaCopyOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
-  if (src->numElements() != dst->numElements())
+  View &src = (*views)[0], &dst = (*views)[1];
+  if (src.numElements() != dst.numElements())
     return op.emitError("trn-sim: dma_copy moves ")
-           << src->numElements() << " elements into " << dst->numElements();
+           << src.numElements() << " elements into " << dst.numElements();
   Instr in;
   in.unit = Unit::DMA;
   in.name = "dma_copy";
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
-  bool srcChip = space(*src) != trn::MemorySpace::HBM;
-  bool dstChip = space(*dst) != trn::MemorySpace::HBM;
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
+  bool srcChip = space(src) != trn::MemorySpace::HBM;
+  bool dstChip = space(dst) != trn::MemorySpace::HBM;
   // A casting copy reads one type and writes the other: the data path
   // moves the wider, HBM sees its own side's bytes.
-  int64_t n = src->numElements();
-  double srcBytes = double(n) * elemBytes(elementType(*src));
-  double dstBytes = double(n) * elemBytes(elementType(*dst));
+  int64_t n = src.numElements();
+  double srcBytes = double(n) * elemBytes(elementType(src));
+  double dstBytes = double(n) * elemBytes(elementType(dst));
   in.bytes = std::max(srcBytes, dstBytes);
   in.hbmBytes = (srcChip ? 0 : srcBytes) + (dstChip ? 0 : dstBytes);
   in.queue = dmaQueueOf(op);
   int64_t run =
-      std::min(contiguousRun(*src, srcChip), contiguousRun(*dst, dstChip));
+      std::min(contiguousRun(src, srcChip), contiguousRun(dst, dstChip));
   in.descriptors = double((n + run - 1) / run);
   // The SBUF side decides which partitions, hence which DMA engines, move
   // the data; an HBM-to-HBM copy spreads over all of them.
-  const View *chip = dstChip ? &*dst : srcChip ? &*src : nullptr;
+  const View *chip = dstChip ? &dst : srcChip ? &src : nullptr;
   if (chip) {
     in.startPartition = chip->region.lo[0];
     in.partitions = chip->region.hi[0] - chip->region.lo[0];
   }
   if (options.numerics) {
-    std::vector<double> vals = gather(*src);
-    scatter(*dst, vals);
+    std::vector<double> vals = gather(src);
+    scatter(dst, vals);
   }
   return emit(op, std::move(in));
 }
@@ -179,29 +179,27 @@ LogicalResult Interpreter::runDma(trn::DmaCopyOp op) {
 static bool isF32(Type t) { return t.isF32(); }
 
 LogicalResult Interpreter::runMatmul(trn::MatmulOp op) {
-  FailureOr<View> st = getView(op, op.getStationary()),
-                  mv = getView(op, op.getMoving()),
-                  dst = getView(op, op.getDst());
-  if (failed(st) || failed(mv) || failed(dst))
+  auto views = getViews(op, {op.getStationary(), op.getMoving(), op.getDst()});
+  if (failed(views))
     return failure();
-  int64_t k = st->partitions(), mm = st->freeElements(),
-          nn = mv->freeElements();
-  if (mv->partitions() != k || dst->numElements() != mm * nn)
+  View &st = (*views)[0], &mv = (*views)[1], &dst = (*views)[2];
+  int64_t k = st.partitions(), mm = st.freeElements(), nn = mv.freeElements();
+  if (mv.partitions() != k || dst.numElements() != mm * nn)
     return op.emitError("trn-sim: matmul shapes do not agree");
   Instr in;
   in.unit = Unit::Tensor;
   in.name = op.getStart() ? "matmul start" : "matmul";
-  bool fp32 = isF32(elementType(*st)) || isF32(elementType(*mv));
+  bool fp32 = isF32(elementType(st)) || isF32(elementType(mv));
   in.cycles = cost::matmul(mm, nn, fp32, p);
-  addAccess(in, *st, false);
-  addAccess(in, *mv, false);
+  addAccess(in, st, false);
+  addAccess(in, mv, false);
   // PSUM accumulates near memory: the matmul writes its output region and
   // needs no read of it (NKI arch guide), so an accumulation group runs back
   // to back.
-  addAccess(in, *dst, true);
+  addAccess(in, dst, true);
   result.matmulFlops += 2.0 * k * mm * nn;
   if (options.numerics) {
-    std::vector<double> a = gather(*st), b = gather(*mv), c = gather(*dst);
+    std::vector<double> a = gather(st), b = gather(mv), c = gather(dst);
     for (int64_t i = 0; i < mm; ++i)
       for (int64_t j = 0; j < nn; ++j) {
         float acc = 0;
@@ -210,33 +208,33 @@ LogicalResult Interpreter::runMatmul(trn::MatmulOp op) {
         double &out = c[i * nn + j];
         out = op.getStart() ? acc : float(float(out) + acc);
       }
-    scatter(*dst, c);
+    scatter(dst, c);
   }
   return emit(op, std::move(in));
 }
 
 LogicalResult Interpreter::runTranspose(trn::TransposeOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
-  int64_t pp = src->partitions(), f = src->freeElements();
-  if (dst->numElements() != pp * f)
+  View &src = (*views)[0], &dst = (*views)[1];
+  int64_t pp = src.partitions(), f = src.freeElements();
+  if (dst.numElements() != pp * f)
     return op.emitError("trn-sim: transpose shapes do not agree");
   Instr in;
   in.unit = unitOf(op.getEngine());
   in.name = "transpose";
   in.cycles = in.unit == Unit::Tensor ? cost::tensorTranspose(pp, f)
                                       : cost::streaming(f, p);
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
-  setPorts(in, {&*src, &*dst});
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
+  setPorts(in, {&src, &dst});
   if (options.numerics) {
-    std::vector<double> a = gather(*src), b(a.size());
+    std::vector<double> a = gather(src), b(a.size());
     for (int64_t i = 0; i < pp; ++i)
       for (int64_t j = 0; j < f; ++j)
         b[j * pp + i] = a[i * f + j];
-    scatter(*dst, b);
+    scatter(dst, b);
   }
   return emit(op, std::move(in));
 }
@@ -247,18 +245,18 @@ static double scalarAt(const std::vector<double> *tile, double imm, int64_t c) {
 }
 
 LogicalResult Interpreter::runActivation(trn::ActivationOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
+  View &src = (*views)[0], &dst = (*views)[1];
   Instr in;
   in.unit = Unit::Scalar;
   in.name = ("activation " + trn::stringifyActFunc(op.getFunc())).str();
   bool reduce = bool(op.getReduceRes());
-  in.cycles = cost::streaming(src->freeElements(), p, reduce);
-  SmallVector<const View *> all = {&*src, &*dst};
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
+  in.cycles = cost::streaming(src.freeElements(), p, reduce);
+  SmallVector<const View *> all = {&src, &dst};
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
   std::optional<View> bias, scale, red;
   if (failed(getOptionalView(op, op.getBias(), bias)) ||
       failed(getOptionalView(op, op.getScaleTile(), scale)) ||
@@ -272,8 +270,8 @@ LogicalResult Interpreter::runActivation(trn::ActivationOp op) {
     addAccess(in, *red, true);
   setPorts(in, all);
   if (options.numerics) {
-    int64_t parts = src->partitions(), f = src->freeElements();
-    std::vector<double> x = gather(*src), y(x.size()), sums(parts, 0.0);
+    int64_t parts = src.partitions(), f = src.freeElements();
+    std::vector<double> x = gather(src), y(x.size()), sums(parts, 0.0);
     std::vector<double> b = bias ? gather(*bias) : std::vector<double>();
     std::vector<double> s = scale ? gather(*scale) : std::vector<double>();
     double imm = op.getScaleAttr() ? op.getScaleAttr().getValueAsDouble() : 1.0;
@@ -286,7 +284,7 @@ LogicalResult Interpreter::runActivation(trn::ActivationOp op) {
         y[c * f + e] = r;
         sums[c] = float(sums[c] + r);
       }
-    scatter(*dst, y);
+    scatter(dst, y);
     if (red)
       scatter(*red, sums);
   }
@@ -294,46 +292,46 @@ LogicalResult Interpreter::runActivation(trn::ActivationOp op) {
 }
 
 LogicalResult Interpreter::runTensorTensor(trn::TensorTensorOp op) {
-  FailureOr<View> a = getView(op, op.getLhs()), b = getView(op, op.getRhs()),
-                  dst = getView(op, op.getDst());
-  if (failed(a) || failed(b) || failed(dst))
+  auto views = getViews(op, {op.getLhs(), op.getRhs(), op.getDst()});
+  if (failed(views))
     return failure();
+  View &a = (*views)[0], &b = (*views)[1], &dst = (*views)[2];
   Instr in;
   in.unit = unitOf(op.getEngine());
   in.name = ("tensor_tensor " + trn::stringifyAluOp(op.getOp())).str();
-  bool psumA = space(*a) == trn::MemorySpace::PSUM,
-       psumB = space(*b) == trn::MemorySpace::PSUM;
-  bool allBf16 = elementType(*a).isBF16() && elementType(*b).isBF16() &&
-                 elementType(*dst).isBF16();
+  bool psumA = space(a) == trn::MemorySpace::PSUM,
+       psumB = space(b) == trn::MemorySpace::PSUM;
+  bool allBf16 = elementType(a).isBF16() && elementType(b).isBF16() &&
+                 elementType(dst).isBF16();
   bool simpleOp = op.getOp() == trn::AluOp::Add ||
                   op.getOp() == trn::AluOp::Subtract ||
                   op.getOp() == trn::AluOp::Multiply;
   bool fast = psumA != psumB || (allBf16 && simpleOp);
-  in.cycles = cost::tensorTensor(a->freeElements(), fast, p);
-  addAccess(in, *a, false);
-  addAccess(in, *b, false);
-  addAccess(in, *dst, true);
-  setPorts(in, {&*a, &*b, &*dst});
+  in.cycles = cost::tensorTensor(a.freeElements(), fast, p);
+  addAccess(in, a, false);
+  addAccess(in, b, false);
+  addAccess(in, dst, true);
+  setPorts(in, {&a, &b, &dst});
   if (options.numerics) {
-    std::vector<double> x = gather(*a), y = gather(*b), z(x.size());
+    std::vector<double> x = gather(a), y = gather(b), z(x.size());
     for (size_t i = 0; i < x.size(); ++i)
       z[i] = applyAlu(op.getOp(), x[i], y[i]);
-    scatter(*dst, z);
+    scatter(dst, z);
   }
   return emit(op, std::move(in));
 }
 
 LogicalResult Interpreter::runTensorScalar(trn::TensorScalarOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
+  View &src = (*views)[0], &dst = (*views)[1];
   Instr in;
   in.unit = unitOf(op.getEngine());
   in.name = ("tensor_scalar " + trn::stringifyAluOp(op.getOp0())).str();
-  in.cycles = cost::streaming(src->freeElements(), p);
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
+  in.cycles = cost::streaming(src.freeElements(), p);
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
   std::optional<View> s0, s1;
   if (failed(getOptionalView(op, op.getScalar0Tile(), s0)) ||
       failed(getOptionalView(op, op.getScalar1Tile(), s1)))
@@ -342,10 +340,10 @@ LogicalResult Interpreter::runTensorScalar(trn::TensorScalarOp op) {
     addAccess(in, *s0, false);
   if (s1)
     addAccess(in, *s1, false);
-  setPorts(in, {&*src, &*dst});
+  setPorts(in, {&src, &dst});
   if (options.numerics) {
-    int64_t parts = src->partitions(), f = src->freeElements();
-    std::vector<double> x = gather(*src);
+    int64_t parts = src.partitions(), f = src.freeElements();
+    std::vector<double> x = gather(src);
     std::vector<double> t0 = s0 ? gather(*s0) : std::vector<double>();
     std::vector<double> t1 = s1 ? gather(*s1) : std::vector<double>();
     double i0 =
@@ -364,63 +362,63 @@ LogicalResult Interpreter::runTensorScalar(trn::TensorScalarOp op) {
           v = step(*op.getOp1(), v, scalarAt(s1 ? &t1 : nullptr, i1, c),
                    op.getReverse1());
       }
-    scatter(*dst, x);
+    scatter(dst, x);
   }
   return emit(op, std::move(in));
 }
 
 LogicalResult Interpreter::runTensorReduce(trn::TensorReduceOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
+  View &src = (*views)[0], &dst = (*views)[1];
   // The reduced dims are trailing (the verifier's rule): each output
   // element reduces a contiguous run of the row-major source.
   int64_t group = 1;
   for (int64_t axis : op.getAxes()) {
-    if (axis < 1 || axis >= int64_t(src->sizes.size()))
+    if (axis < 1 || axis >= int64_t(src.sizes.size()))
       return op.emitError("trn-sim: reduction axis out of range");
-    group *= src->sizes[axis];
+    group *= src.sizes[axis];
   }
-  if (group == 0 || dst->numElements() * group != src->numElements())
+  if (group == 0 || dst.numElements() * group != src.numElements())
     return op.emitError("trn-sim: tensor_reduce shapes do not agree");
   Instr in;
   in.unit = Unit::Vector;
   in.name = ("tensor_reduce " + trn::stringifyAluOp(op.getOp())).str();
   bool bf16Fast =
-      elementType(*src).isBF16() && elementType(*dst).isBF16() &&
+      elementType(src).isBF16() && elementType(dst).isBF16() &&
       (op.getOp() == trn::AluOp::Add || op.getOp() == trn::AluOp::Max);
-  in.cycles = cost::tensorReduce(src->freeElements(), bf16Fast);
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
-  setPorts(in, {&*src, &*dst});
+  in.cycles = cost::tensorReduce(src.freeElements(), bf16Fast);
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
+  setPorts(in, {&src, &dst});
   if (options.numerics) {
-    std::vector<double> x = gather(*src), y(dst->numElements());
+    std::vector<double> x = gather(src), y(dst.numElements());
     for (size_t o = 0; o < y.size(); ++o) {
       double acc = x[o * group];
       for (int64_t i = 1; i < group; ++i)
         acc = applyAlu(op.getOp(), acc, x[o * group + i]);
       y[o] = op.getNegate() ? -float(acc) : float(acc);
     }
-    scatter(*dst, y);
+    scatter(dst, y);
   }
   return emit(op, std::move(in));
 }
 
 LogicalResult Interpreter::runTensorCopy(trn::TensorCopyOp op) {
-  FailureOr<View> src = getView(op, op.getSrc()),
-                  dst = getView(op, op.getDst());
-  if (failed(src) || failed(dst))
+  auto views = getViews(op, {op.getSrc(), op.getDst()});
+  if (failed(views))
     return failure();
+  View &src = (*views)[0], &dst = (*views)[1];
   Instr in;
   in.unit = unitOf(op.getEngine());
   in.name = "tensor_copy";
-  in.cycles = cost::streaming(src->freeElements(), p);
-  addAccess(in, *src, false);
-  addAccess(in, *dst, true);
-  setPorts(in, {&*src, &*dst});
+  in.cycles = cost::streaming(src.freeElements(), p);
+  addAccess(in, src, false);
+  addAccess(in, dst, true);
+  setPorts(in, {&src, &dst});
   if (options.numerics)
-    scatter(*dst, gather(*src));
+    scatter(dst, gather(src));
   return emit(op, std::move(in));
 }
 

@@ -57,6 +57,18 @@ FailureOr<View> Interpreter::getView(Operation *user, Value v) {
   return failure();
 }
 
+FailureOr<SmallVector<View, 3>> Interpreter::getViews(Operation *user,
+                                                      ValueRange values) {
+  SmallVector<View, 3> views;
+  for (Value v : values) {
+    FailureOr<View> view = getView(user, v);
+    if (failed(view))
+      return failure();
+    views.push_back(std::move(*view));
+  }
+  return views;
+}
+
 LogicalResult Interpreter::getOptionalView(Operation *user, Value v,
                                            std::optional<View> &out) {
   if (!v)

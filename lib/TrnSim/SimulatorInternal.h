@@ -130,6 +130,8 @@ private:
   FailureOr<int64_t> getInt(Operation *user, Value v);
   FailureOr<int64_t> getInt(Operation *user, OpFoldResult ofr);
   FailureOr<View> getView(Operation *user, Value v);
+  /// The views of `values`, in order; fails when any has none.
+  FailureOr<SmallVector<View, 3>> getViews(Operation *user, ValueRange values);
   /// The view of an optional operand: `out` stays empty when `v` is null.
   LogicalResult getOptionalView(Operation *user, Value v,
                                 std::optional<View> &out);

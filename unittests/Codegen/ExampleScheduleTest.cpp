@@ -123,7 +123,7 @@ func.func @kernel(%in: memref<16x16xf32>, %out: memref<16x16xf32>)
   %go = axe.view %out[0, 0] : memref<16x16xf32> -> !g
   %s = axe.alloc : !s
   axe.copy %gi to %s at cta {schedule = {cpu = "example.copy"}} : !g to !s
-  axe.copy %s to %go at cta {schedule = {cpu = "cpu.copy.scalar"}} : !s to !g
+  axe.copy %s to %go at cta {schedule = {cpu = "cpu.copy.elements"}} : !s to !g
   return
 }
 )mlir";

@@ -110,9 +110,9 @@ public:
   }
   CPUBuffer buffer(unsigned arg, const HostBuffer &h) {
     CPUBuffer buf;
-    buf.layout = h.layout;
-    buf.shape = h.shape;
-    buf.elementType =
+    buf.ref.layout = h.layout;
+    buf.ref.shape = h.shape;
+    buf.ref.elementType =
         f16 ? Type(Float16Type::get(&ctx)) : Type(Float32Type::get(&ctx));
     buf.memory = func.getArgument(arg);
     buf.storage = h.storage;

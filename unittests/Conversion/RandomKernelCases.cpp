@@ -205,7 +205,7 @@ void reduceCase(std::mt19937_64 &rng, const Launch &launch, unsigned rank,
   if (accumulate)
     attrs.push_back("accumulate");
   if (coin(rng, 25))
-    attrs.push_back("schedule = {cpu = \"cpu.reduce.scalar\"}");
+    attrs.push_back("schedule = {cpu = \"cpu.reduce.elements\"}");
   std::string attrDict;
   for (size_t i = 0; i < attrs.size(); ++i)
     attrDict += (i ? ", " : " {") + attrs[i];

@@ -641,7 +641,7 @@ std::string KernelText::barrierScopeBefore(const std::string &text) {
 void KernelText::copy(const Buf &src, const Buf &dst, bool scalar) {
   line("axe.copy " + src.name + " to " + dst.name + " at " +
        launch.scopeName() +
-       (scalar ? " {schedule = {cpu = \"cpu.copy.scalar\"}}" : "") + " : " +
+       (scalar ? " {schedule = {cpu = \"cpu.copy.elements\"}}" : "") + " : " +
        src.type() + " to " + dst.type());
 }
 

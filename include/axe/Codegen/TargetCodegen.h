@@ -24,6 +24,8 @@
 namespace axe {
 
 class ThreadTargetCodegen;
+class CoordValue;
+struct ElementOperand;
 
 class TargetCodegen {
 public:
@@ -82,6 +84,24 @@ public:
 
   /// The widest single access to `space`, in bits.
   virtual int64_t maxVectorBits(MemorySpace space) const = 0;
+
+  /// `lanes` elements of `operand` from the swizzled `placement` on; by
+  /// default `load` at the placement's address. A target whose memory is
+  /// distributed over peers (ElementOperand::peerAxes) reaches theirs here.
+  virtual mlir::Value loadAt(mlir::OpBuilder &b, mlir::Location loc,
+                             const ElementOperand &operand,
+                             const CoordValue &placement, int64_t lanes) const;
+  virtual void storeAt(mlir::OpBuilder &b, mlir::Location loc,
+                       const ElementOperand &operand,
+                       const CoordValue &placement, mlir::Value value) const;
+
+  /// Whether one agent runs all threads of an instance of an operator's
+  /// scope: the CPU runs a CTA as one thread (and a warp-scope operator once
+  /// per warp). The element-level schedules (ElementLoops.h) then take
+  /// every element of the instance in that agent, a thread axis names no
+  /// one, and every placement is the agent's to write. Where false, each
+  /// thread runs its own code, as on a GPU.
+  virtual bool runsScopeAsOneThread() const { return false; }
 };
 
 } // namespace axe

@@ -30,7 +30,7 @@ struct Access {
 
 /// The run-time offset on m of a buffer, as vector legality needs it.
 DynamicOffset dynamicOffsetOf(const CPUBuffer &buf) {
-  return {bool(buf.extra.lookup(kDefaultAxis)), buf.extraAlignment};
+  return {bool(buf.ref.offset.lookup(kDefaultAxis)), buf.ref.offsetAlignment};
 }
 
 bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
@@ -42,7 +42,7 @@ bool contiguousAlong(const IterSpace &space, unsigned v, unsigned k,
 /// The flat address of operand `k`'s first placement (no replica) at `ivs`.
 Value emitAddress(OpBuilder &b, Location loc, const IterSpace &space,
                   unsigned k, const Access &acc, ValueRange ivs) {
-  CoordValue c = space.emitPlacement(b, loc, k, ivs, &acc.buffer->extra);
+  CoordValue c = space.emitPlacement(b, loc, k, ivs, &acc.buffer->ref.offset);
   acc.emitter.applySwizzle(b, loc, c);
   return acc.buffer->storage.emitAddress(b, loc, c);
 }
@@ -51,7 +51,8 @@ Value emitAddress(OpBuilder &b, Location loc, const IterSpace &space,
 void forEachAddress(OpBuilder &b, Location loc, const IterSpace &space,
                     unsigned k, const Access &acc, ValueRange ivs,
                     function_ref<void(OpBuilder &, Value)> fn) {
-  CoordValue base = space.emitPlacement(b, loc, k, ivs, &acc.buffer->extra);
+  CoordValue base =
+      space.emitPlacement(b, loc, k, ivs, &acc.buffer->ref.offset);
   acc.emitter.forEachPlacement(
       b, loc, base, [&](OpBuilder &nb, Location l, const CoordValue &c) {
         fn(nb, acc.buffer->storage.emitAddress(nb, l, c));
@@ -60,7 +61,7 @@ void forEachAddress(OpBuilder &b, Location loc, const IterSpace &space,
 
 Value load(OpBuilder &b, Location loc, const CPUBuffer &buf, Value addr,
            int64_t lanes) {
-  return loadCPUElements(b, loc, buf.memory, addr, buf.elementType, lanes);
+  return loadCPUElements(b, loc, buf.memory, addr, buf.ref.elementType, lanes);
 }
 
 void store(OpBuilder &b, Location loc, const CPUBuffer &buf, Value value,
@@ -76,7 +77,7 @@ Value splat(OpBuilder &b, Location loc, Value scalar, int64_t lanes) {
 }
 
 Result<Access> makeAccess(const CPUBuffer &buf) {
-  Result<LayoutEmitter> em = LayoutEmitter::get(buf.layout, buf.shape);
+  Result<LayoutEmitter> em = LayoutEmitter::get(buf.ref.layout, buf.ref.shape);
   if (!em)
     return em.takeFailure();
   if (!buf.memory)
@@ -91,9 +92,9 @@ Result<Access> makeAccess(const CPUBuffer &buf) {
 /// The loops of a copy: one per dim of the source's shape, read through
 /// `src` and written through `dst`.
 IterSpace copySpace(const Access &src, const Access &dst) {
-  return IterSpace::build(src.buffer->shape,
-                          {{&src.emitter, iota(src.buffer->shape.size())},
-                           {&dst.emitter, iota(dst.buffer->shape.size())}});
+  return IterSpace::build(src.buffer->ref.shape,
+                          {{&src.emitter, iota(src.buffer->ref.shape.size())},
+                           {&dst.emitter, iota(dst.buffer->ref.shape.size())}});
 }
 
 /// Bits of an integer or float element; 0 for others (index).
@@ -115,8 +116,8 @@ CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
                   const CPUCodegenOptions &opts) {
   CopyPlan plan;
   int64_t maxLanes =
-      std::min(lanesFor(src.buffer->elementType, opts.vectorLanes32),
-               lanesFor(dst.buffer->elementType, opts.vectorLanes32));
+      std::min(lanesFor(src.buffer->ref.elementType, opts.vectorLanes32),
+               lanesFor(dst.buffer->ref.elementType, opts.vectorLanes32));
   unsigned n = space.loops().size();
   for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2) {
     for (int v = int(n) - 1; v >= 0; --v) {
@@ -138,8 +139,8 @@ CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
   // 16-bit tiles of vectorLanes32 lanes (256-bit rows with AVX-512): the
   // w rows of a tile are all live at once, and 32 rows of 512 bits fill
   // the whole register file, so a 32 x 32 tile spills on every round.
-  if (elementBits(src.buffer->elementType) == 16 ||
-      elementBits(dst.buffer->elementType) == 16)
+  if (elementBits(src.buffer->ref.elementType) == 16 ||
+      elementBits(dst.buffer->ref.elementType) == 16)
     maxLanes = std::min(maxLanes, std::max<int64_t>(opts.vectorLanes32, 1));
   for (int64_t lanes = maxLanes; lanes >= 2; lanes /= 2)
     for (unsigned a = 0; a < n; ++a) {
@@ -397,7 +398,7 @@ SmallVector<Value> transposeRows16(OpBuilder &b, Location loc,
 
 Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                       const CPUBuffer &dst, const CPUCodegenOptions &opts) {
-  if (auto ok = checkCopyShapes(src.shape, dst.shape); !ok)
+  if (auto ok = checkCopyShapes(src.ref.shape, dst.ref.shape); !ok)
     return ok.takeFailure();
   auto sa = makeAccess(src), da = makeAccess(dst);
   if (!sa)
@@ -423,7 +424,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                  v = splat(nb, loc, load(nb, loc, src, addr, 1), plan.lanes);
                else
                  v = load(nb, loc, src, addr, plan.lanes);
-               v = castElements(nb, loc, v, dst.elementType);
+               v = castElements(nb, loc, v, dst.ref.elementType);
                forEachAddress(
                    nb, loc, space, 1, *da, ivs,
                    [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
@@ -499,19 +500,20 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     // the vector's alignment, which the memref does not promise: the base
     // address is checked once, each tile's addresses per tile (a
     // predictable branch), and a tile that is not aligned stores as usual.
-    int64_t eb = elementBytes(dst.elementType);
+    int64_t eb = elementBytes(dst.ref.elementType);
     int64_t vecBytes = w * eb;
     int64_t dstBytes = eb;
-    for (int64_t e : dst.shape)
+    for (int64_t e : dst.ref.shape)
       dstBytes *= e;
     bool streaming = opts.transposeStreamingBytes > 0 &&
                      dstBytes >= opts.transposeStreamingBytes &&
                      llvm::isPowerOf2_64(vecBytes) &&
-                     vectorMatchesScalarMemory(dst.elementType);
+                     vectorMatchesScalarMemory(dst.ref.elementType);
     // x86 has no non-temporal store pattern for vectors of f16 or bf16
     // (they lower to vmovaps): those tiles store as 16-bit integers through
     // a raw pointer (the memref's element type fixes vector.store's).
-    bool storeAsInt = streaming && isa<FloatType>(dst.elementType) && eb == 2;
+    bool storeAsInt =
+        streaming && isa<FloatType>(dst.ref.elementType) && eb == 2;
     Value baseAligned, startBytes;
     if (streaming) {
       auto meta = memref::ExtractStridedMetadataOp::create(b, loc, dst.memory);
@@ -535,9 +537,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         ivs[bIn] = indexConstant(nb, loc, jb);
         Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
         rows.push_back(castElements(nb, loc, load(nb, loc, src, addr, w),
-                                    dst.elementType));
+                                    dst.ref.elementType));
       }
-      SmallVector<Value> cols = elementBits(dst.elementType) == 16 && w >= 4
+      SmallVector<Value> cols = elementBits(dst.ref.elementType) == 16 && w >= 4
                                     ? transposeRows16(nb, loc, rows)
                                     : transposeRows(nb, loc, rows);
       SmallVector<std::pair<Value, Value>> stores; // (value, address)
@@ -597,7 +599,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
   emitNest(b, loc, space, allLoopsExcept(space, {}), ivs, [&](OpBuilder &nb) {
     Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
     Value v =
-        castElements(nb, loc, load(nb, loc, src, addr, 1), dst.elementType);
+        castElements(nb, loc, load(nb, loc, src, addr, 1), dst.ref.elementType);
     forEachAddress(nb, loc, space, 1, *da, ivs,
                    [&](OpBuilder &sb, Value a) { store(sb, loc, dst, v, a); });
   });
@@ -613,13 +615,13 @@ Result<bool> emitFill(OpBuilder &b, Location loc, const CPUBuffer &dst,
   auto da = makeAccess(dst);
   if (!da)
     return da.takeFailure();
-  value = castElements(b, loc, value, dst.elementType);
-  IterSpace space =
-      IterSpace::build(dst.shape, {{&da->emitter, iota(dst.shape.size())}});
+  value = castElements(b, loc, value, dst.ref.elementType);
+  IterSpace space = IterSpace::build(
+      dst.ref.shape, {{&da->emitter, iota(dst.ref.shape.size())}});
   unsigned n = space.loops().size();
   int64_t lanes = 1;
   int vloop = -1;
-  for (int64_t w = lanesFor(dst.elementType, opts.vectorLanes32);
+  for (int64_t w = lanesFor(dst.ref.elementType, opts.vectorLanes32);
        w >= 2 && vloop < 0; w /= 2)
     for (int v = int(n) - 1; v >= 0; --v)
       if (contiguousAlong(space, v, 0, *da, w, /*replicas=*/true)) {
@@ -651,7 +653,7 @@ Result<bool> emitFill(OpBuilder &b, Location loc, const CPUBuffer &dst,
 Result<GemmProblem> gemmShape(const CPUBuffer &a, bool transA,
                               const CPUBuffer &bb, bool transB,
                               const CPUBuffer &c) {
-  return gemmProblem(a.shape, transA, bb.shape, transB, c.shape);
+  return gemmProblem(a.ref.shape, transA, bb.ref.shape, transB, c.ref.shape);
 }
 
 Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
@@ -680,7 +682,7 @@ Result<bool> emitGemmNaive(OpBuilder &b, Location loc, const CPUBuffer &a,
   for (unsigned l = 0; l < space.loops().size(); ++l)
     (space.loops()[l].dim == unsigned(GemmDim::K) ? inner : outer).push_back(l);
   SmallVector<Value> ivs(space.loops().size());
-  Type acc = c.elementType;
+  Type acc = c.ref.elementType;
   emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
     for (unsigned l : inner)
       ivs[l] = Value();
@@ -719,8 +721,9 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
                         const CPUBuffer &dst, ArrayRef<int64_t> dims,
                         Combiner kind, bool accumulate,
                         const CPUCodegenOptions &opts) {
-  unsigned rank = src.shape.size();
-  Result<ReduceMapping> mapping = reduceMapping(src.shape, dims, dst.shape);
+  unsigned rank = src.ref.shape.size();
+  Result<ReduceMapping> mapping =
+      reduceMapping(src.ref.shape, dims, dst.ref.shape);
   if (!mapping)
     return mapping.takeFailure();
   ArrayRef<bool> reduced = mapping->reduced;
@@ -731,8 +734,8 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
   if (!da)
     return da.takeFailure();
   IterSpace space =
-      IterSpace::build(src.shape, {{&sa->emitter, iota(rank)},
-                                   {&da->emitter, mapping->targetDims}});
+      IterSpace::build(src.ref.shape, {{&sa->emitter, iota(rank)},
+                                       {&da->emitter, mapping->targetDims}});
   // Kept loops outside, reduced loops inside.
   auto loops = space.loops();
   std::stable_partition(loops.begin(), loops.end(),
@@ -742,9 +745,10 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
   while (firstReduced < n && !reduced[loops[firstReduced].dim])
     ++firstReduced;
 
-  Type acc = dst.elementType;
-  int64_t maxLanes = std::min(lanesFor(src.elementType, opts.vectorLanes32),
-                              lanesFor(dst.elementType, opts.vectorLanes32));
+  Type acc = dst.ref.elementType;
+  int64_t maxLanes =
+      std::min(lanesFor(src.ref.elementType, opts.vectorLanes32),
+               lanesFor(dst.ref.elementType, opts.vectorLanes32));
   enum { Scalar, KeptVector, ReducedVector } mode = Scalar;
   int vloop = -1;
   int64_t lanes = 1;
@@ -847,7 +851,7 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
   auto shapesOf = [](ArrayRef<CPUBuffer> buffers) {
     SmallVector<ArrayRef<int64_t>> shapes;
     for (const CPUBuffer &buf : buffers)
-      shapes.push_back(buf.shape);
+      shapes.push_back(buf.ref.shape);
     return shapes;
   };
   Result<Shape> fits = elementwiseShape(shapesOf(inputs), shapesOf(outputs));
@@ -876,8 +880,8 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
   if (isVectorizableBody(body)) {
     int64_t maxLanes = opts.vectorLanes32 * 4;
     for (Access &a : accs)
-      maxLanes = std::min(maxLanes,
-                          lanesFor(a.buffer->elementType, opts.vectorLanes32));
+      maxLanes = std::min(
+          maxLanes, lanesFor(a.buffer->ref.elementType, opts.vectorLanes32));
     for (int64_t w = maxLanes; w >= 2 && vloop < 0; w /= 2)
       for (int v = int(n) - 1; v >= 0 && vloop < 0; --v) {
         bool ok = true;
@@ -938,7 +942,7 @@ Result<bool> emitElementwise(OpBuilder &b, Location loc,
       Value result = map.lookupOrDefault(term->getOperand(o));
       if (vloop >= 0 && !isa<VectorType>(result.getType()))
         result = splat(nb, loc, result, lanes);
-      result = castElements(nb, loc, result, outputs[o].elementType);
+      result = castElements(nb, loc, result, outputs[o].ref.elementType);
       forEachAddress(nb, loc, space, numIn + o, accs[numIn + o], ivs,
                      [&](OpBuilder &sb, Value addr) {
                        store(sb, loc, outputs[o], result, addr);

@@ -143,19 +143,19 @@ std::string bPanelText(int64_t k, int64_t n, int64_t nr, bool trans) {
 /// of a tile on m gets). `buf` need not have its memory yet (a match step
 /// asks before anything is emitted).
 bool layoutReadableAs(const CPUBuffer &buf, const std::string &text) {
-  if (!buf.elementType.isF32() || buf.layout.isSwizzled())
+  if (!buf.ref.elementType.isF32() || buf.ref.layout.isSwizzled())
     return false;
   if (buf.storage.dims().size() != 1 ||
       buf.storage.dims()[0].axis != kDefaultAxis ||
       buf.storage.dims()[0].stride != 1)
     return false;
-  for (const auto &entry : buf.extra.entries())
+  for (const auto &entry : buf.ref.offset.entries())
     if (entry.first != kDefaultAxis)
       return false;
   Result<TileLayout> wanted = parseTileLayout(text);
   if (!wanted)
     return false;
-  Result<bool> same = equivalent(buf.layout.tile(), *wanted);
+  Result<bool> same = equivalent(buf.ref.layout.tile(), *wanted);
   return same && *same;
 }
 
@@ -179,25 +179,25 @@ enum class InPlace {
 /// The layout of `buf` (two dims) as plain strides on m when it is one with
 /// a unit stride along the dims `mode` allows.
 std::optional<std::string> unitStrideText(const CPUBuffer &buf, InPlace mode) {
-  if (buf.shape.size() != 2 || mode == InPlace::Panel)
+  if (buf.ref.shape.size() != 2 || mode == InPlace::Panel)
     return std::nullopt;
   auto mAt = [&](int64_t r, int64_t c) -> std::optional<int64_t> {
-    auto places = buf.layout.tile().apply({r, c}, buf.shape);
+    auto places = buf.ref.layout.tile().apply({r, c}, buf.ref.shape);
     if (!places || places->empty())
       return std::nullopt;
     return places->front().get(kDefaultAxis);
   };
   auto origin = mAt(0, 0);
-  auto down = mAt(buf.shape[0] > 1 ? 1 : 0, 0);
-  auto right = mAt(0, buf.shape[1] > 1 ? 1 : 0);
+  auto down = mAt(buf.ref.shape[0] > 1 ? 1 : 0, 0);
+  auto right = mAt(0, buf.ref.shape[1] > 1 ? 1 : 0);
   if (!origin || !down || !right || *origin != 0)
     return std::nullopt;
   int64_t s0 = *down - *origin, s1 = *right - *origin;
   bool rows = s1 == 1, columns = s0 == 1 && mode == InPlace::RowsOrColumns;
   if (!rows && !columns)
     return std::nullopt;
-  return "S[(" + str(buf.shape[0]) + ", " + str(buf.shape[1]) + ") : (" +
-         str(s0) + ", " + str(s1) + ")]";
+  return "S[(" + str(buf.ref.shape[0]) + ", " + str(buf.ref.shape[1]) +
+         ") : (" + str(s0) + ", " + str(s1) + ")]";
 }
 
 /// An operand of the micro-kernel: the buffer it reads, with the emitter of
@@ -211,7 +211,7 @@ struct PanelOperand {
   Value address(OpBuilder &b, Location loc, Value row, Value col) const {
     SmallVector<Value, 2> idx = transposed ? SmallVector<Value, 2>{col, row}
                                            : SmallVector<Value, 2>{row, col};
-    CoordValue c = emitter.emitUnswizzled(b, loc, idx, &buffer.extra);
+    CoordValue c = emitter.emitUnswizzled(b, loc, idx, &buffer.ref.offset);
     return buffer.storage.emitAddress(b, loc, c);
   }
 };
@@ -236,12 +236,12 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
     if (!t)
       return t.takeFailure();
     int64_t size = 1;
-    for (int64_t e : buf.shape)
+    for (int64_t e : buf.ref.shape)
       size *= e;
-    Type elt = Float32Type::get(buf.elementType.getContext());
-    op.buffer.layout = Layout(*t);
-    op.buffer.shape = buf.shape;
-    op.buffer.elementType = elt;
+    Type elt = Float32Type::get(buf.ref.elementType.getContext());
+    op.buffer.ref.layout = Layout(*t);
+    op.buffer.ref.shape = buf.ref.shape;
+    op.buffer.ref.elementType = elt;
     op.buffer.memory = allocScratch(b, loc, elt, size);
     op.buffer.storage = StoragePlan::linear(size);
     if (copyIn)
@@ -249,7 +249,7 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
         return r.takeFailure();
   }
   Result<LayoutEmitter> em =
-      LayoutEmitter::get(op.buffer.layout, op.buffer.shape);
+      LayoutEmitter::get(op.buffer.ref.layout, op.buffer.ref.shape);
   if (!em)
     return em.takeFailure();
   op.emitter = *em;
@@ -382,7 +382,7 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
     return shape.takeFailure();
   int64_t M = shape->m, N = shape->n, K = shape->k;
   Type f32 = b.getF32Type();
-  if (!isa<FloatType>(c.elementType))
+  if (!isa<FloatType>(c.ref.elementType))
     return fail("the packed gemm accumulates in f32; C must be a float");
   GemmBlocking g = chooseGemmBlocking(M, N, K, opts);
   int64_t nr = g.nr();
@@ -403,8 +403,8 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
   std::string cText =
       "S[(" + str(M) + ", " + str(N) + ") : (" + str(N) + ", 1)]";
   CPUBuffer c32 = c;
-  bool cIsF32 = c.elementType.isF32();
-  c32.elementType = f32;
+  bool cIsF32 = c.ref.elementType.isF32();
+  c32.ref.elementType = f32;
   if (!cIsF32)
     c32.memory = Value();
   auto cp = panelOperand(b, loc, c32, false, cText, accumulate && cIsF32, opts,

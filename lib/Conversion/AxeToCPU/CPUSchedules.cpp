@@ -11,6 +11,7 @@
 
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/ElementOps.h"
+#include "axe/Codegen/ElementSchedules.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Conversion/AxeToCPU/AxeToCPU.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -114,7 +115,7 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
     return chain.takeFailure();
   auto type = cast<BufferType>(value.getType());
   CPUBuffer buf;
-  buf.elementType = type.getElementType();
+  buf.ref.elementType = type.getElementType();
   Value root = chain->root->getResult(0);
   if (auto alloc = dyn_cast<AllocOp>(chain->root)) {
     auto plan = getCPUStorage(alloc);
@@ -128,7 +129,7 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
       return ok.takeFailure();
     // The instance's own copy: its number on the instance axis.
     if (auto instances = getCPUInstances(alloc); *instances)
-      buf.extra.add(b, loc, (*instances)->axis, instance->index);
+      buf.ref.offset.add(b, loc, (*instances)->axis, instance->index);
   } else {
     auto plan = getCPUViewStorage(cast<ViewOp>(chain->root));
     if (!plan)
@@ -136,17 +137,19 @@ Result<CPUBuffer> getCPUBuffer(OpBuilder &b, Location loc, Value value,
     buf.storage = *plan;
   }
   buf.memory = UnrealizedConversionCastOp::create(
-                   b, loc, getCPUMemRefType(buf.elementType), root)
+                   b, loc, getCPUMemRefType(buf.ref.elementType), root)
                    .getResult(0);
   // The layout and shape of the value's own type, and the run-time offsets
   // of its dynamic slice starts, after the instance's own copy.
   auto ref = resolveBuffer(b, loc, value);
   if (!ref)
     return ref.takeFailure();
-  buf.layout = ref->layout;
-  buf.shape = ref->shape;
-  buf.extra.add(b, loc, ref->offset);
-  buf.extraAlignment = ref->offsetAlignment;
+  buf.ref.root = ref->root;
+  buf.ref.layout = ref->layout;
+  buf.ref.shape = ref->shape;
+  buf.ref.offset.add(b, loc, ref->offset);
+  buf.space = cast<BufferType>(root.getType()).getMemorySpace();
+  buf.ref.offsetAlignment = ref->offsetAlignment;
   return buf;
 }
 
@@ -226,17 +229,17 @@ FailureOr<CPUBuffer> bufferOf(Operation *op, OpBuilder &b, Value v,
 // copy / copy_async
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy> Schedule::RewriteFn copyRewrite(bool vectorize) {
+template <typename OpTy> Schedule::RewriteFn copyRewrite() {
   Schedule::RewriteFn body = perInstance(
-      [vectorize](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw,
-                  const CPUInstance *inst) -> LogicalResult {
+      [](Operation *raw, const ScheduleContext &ctx, RewriterBase &rw,
+         const CPUInstance *inst) -> LogicalResult {
         auto op = cast<OpTy>(raw);
         auto src = bufferOf(raw, rw, op.getSource(), inst);
         auto dst = bufferOf(raw, rw, op.getTarget(), inst);
         if (failed(src) || failed(dst))
           return failure();
         if (failed(check(raw, emitCopy(rw, op.getLoc(), *src, *dst,
-                                       optionsFor(ctx, vectorize)))))
+                                       optionsFor(ctx, true)))))
           return failure();
         rw.eraseOp(raw);
         return success();
@@ -272,13 +275,7 @@ void addCopySchedules(ScheduleRegistry &r, StringRef opName) {
        [](Operation *op, const ScheduleContext &) {
          return matchCopy<OpTy>(op);
        },
-       copyRewrite<OpTy>(true), proposeCPUCopy});
-  (void)r.add({"cpu.copy.scalar", opName.str(), cpuTargets(), 0,
-               "one scalar load and store per element (and replica)",
-               [](Operation *op, const ScheduleContext &) {
-                 return matchCopy<OpTy>(op);
-               },
-               copyRewrite<OpTy>(false), proposeCPUCopy});
+       copyRewrite<OpTy>(), proposeCPUCopy});
 }
 
 //===----------------------------------------------------------------------===//
@@ -332,9 +329,9 @@ Result<CPUBuffer> describeCPUBuffer(Value value) {
     return chain.takeFailure();
   auto type = cast<BufferType>(value.getType());
   CPUBuffer buf;
-  buf.layout = type.getLayout();
-  buf.shape = Shape(type.getShape());
-  buf.elementType = type.getElementType();
+  buf.ref.layout = type.getLayout();
+  buf.ref.shape = Shape(type.getShape());
+  buf.ref.elementType = type.getElementType();
   Result<StoragePlan> plan = isa<AllocOp>(chain->root)
                                  ? getCPUStorage(cast<AllocOp>(chain->root))
                                  : getCPUViewStorage(cast<ViewOp>(chain->root));
@@ -401,8 +398,7 @@ void addGemmSchedules(ScheduleRegistry &r) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
-                            RewriterBase &rw, const CPUInstance *inst,
-                            bool vectorize) {
+                            RewriterBase &rw, const CPUInstance *inst) {
   auto op = cast<ReduceOp>(raw);
   auto src = bufferOf(raw, rw, op.getSource(), inst);
   auto dst = bufferOf(raw, rw, op.getTarget(), inst);
@@ -410,7 +406,7 @@ LogicalResult rewriteReduce(Operation *raw, const ScheduleContext &ctx,
     return failure();
   if (failed(check(raw, emitReduce(rw, op.getLoc(), *src, *dst, op.getDims(),
                                    combinerOf(op.getKind()), op.getAccumulate(),
-                                   optionsFor(ctx, vectorize)))))
+                                   optionsFor(ctx, true)))))
     return failure();
   rw.eraseOp(raw);
   return success();
@@ -422,20 +418,7 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
        "kept dims outside, reduced dims inside with the accumulator in "
        "registers; vectorized along a contiguous kept or reduced loop",
        [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       perInstance([](Operation *op, const ScheduleContext &ctx,
-                      RewriterBase &rw, const CPUInstance *inst) {
-         return rewriteReduce(op, ctx, rw, inst, true);
-       }),
-       proposeCPUReduce});
-  (void)r.add(
-      {"cpu.reduce.scalar", "axe.reduce", cpuTargets(), 0,
-       "the same loops without vectors",
-       [](Operation *op, const ScheduleContext &) { return matchCommon(op); },
-       perInstance([](Operation *op, const ScheduleContext &ctx,
-                      RewriterBase &rw, const CPUInstance *inst) {
-         return rewriteReduce(op, ctx, rw, inst, false);
-       }),
-       proposeCPUReduce});
+       perInstance(rewriteReduce), proposeCPUReduce});
   (void)r.add(
       {"cpu.fill", "axe.fill", cpuTargets(), 10,
        "stores of the value at every placement, vectorized where contiguous",
@@ -485,9 +468,57 @@ void addReduceFillElementwise(ScheduleRegistry &r) {
        proposeCPUElementwise});
 }
 
+/// The generic element schedules (lib/Codegen) as the CPU runs them: once
+/// per instance of the operator's scope, every element in the one thread.
+ElementBackend cpuElementBackend() {
+  ElementBackend be;
+  be.prefix = "cpu";
+  be.targets = cpuTargets();
+  be.common = [](Operation *op, const ScheduleContext &) {
+    return matchCommon(op);
+  };
+  be.spaceOf = [](Value v) {
+    return cast<BufferType>(v.getType()).getMemorySpace();
+  };
+  be.wrap = [](ElementRewrite body) {
+    return perInstance([body](Operation *op, const ScheduleContext &ctx,
+                              RewriterBase &rw, const CPUInstance *inst) {
+      auto resolve =
+          [&](OpBuilder &b,
+              ValueRange buffers) -> FailureOr<std::vector<ElementOperand>> {
+        std::vector<ElementOperand> out;
+        for (Value v : buffers) {
+          auto buf = bufferOf(op, b, v, inst);
+          if (failed(buf))
+            return failure();
+          auto emitter = LayoutEmitter::get(buf->ref.layout, buf->ref.shape);
+          if (!emitter)
+            return op->emitError() << emitter.message();
+          buf->emitter.emplace(std::move(*emitter));
+          buf->codegen = ctx.codegen->threads();
+          out.push_back(std::move(*buf));
+        }
+        return out;
+      };
+      return body(op, ctx, rw, resolve);
+    });
+  };
+  be.propose = [](StringRef opName) -> Schedule::ProposeFn {
+    if (opName == "axe.copy" || opName == "axe.copy_async")
+      return proposeCPUCopy;
+    if (opName == "axe.fill")
+      return proposeCPUFill;
+    if (opName == "axe.elementwise")
+      return proposeCPUElementwise;
+    return proposeCPUReduce;
+  };
+  return be;
+}
+
 } // namespace
 
 void addCPUSchedules(ScheduleRegistry &r) {
+  addElementSchedules(r, cpuElementBackend());
   addCopySchedules<CopyOp>(r, "axe.copy");
   addCopySchedules<CopyAsyncOp>(r, "axe.copy_async");
   addGemmSchedules(r);

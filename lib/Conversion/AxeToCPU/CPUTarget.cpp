@@ -52,6 +52,10 @@ public:
     return description.vectorUnit ? description.vectorUnit->vectorBits : 0;
   }
 
+  // One thread runs a CTA, and an operator at a narrower scope once per
+  // instance of it.
+  bool runsScopeAsOneThread() const override { return true; }
+
   // A CTA runs as host code, so an operator's loops can be a host function.
   bool canOutlineOperators() const override { return true; }
 

@@ -121,21 +121,36 @@ LogicalResult NVVMTargetCodegen::barrier(OpBuilder &b, Location loc,
   }
 }
 
+/// The alignment in bytes of an access of `lanes` elements: its size.
+/// The schedules that emit one proved its start a multiple of `lanes`
+/// (SIMT's startsAligned), and memory bases are at least 16-byte aligned.
+/// Without it LLVM assumes the element's alignment and splits the access.
+static IntegerAttr vectorAlignment(OpBuilder &b, Type element, int64_t lanes) {
+  return b.getI64IntegerAttr(lanes *
+                             ((element.getIntOrFloatBitWidth() + 7) / 8));
+}
+
 Value NVVMTargetCodegen::load(OpBuilder &b, Location loc, Value memory,
                               Value address, Type elementType,
                               int64_t lanes) const {
   if (lanes == 1)
     return memref::LoadOp::create(b, loc, memory, address);
-  return vector::LoadOp::create(b, loc, VectorType::get({lanes}, elementType),
-                                memory, address);
+  auto load = vector::LoadOp::create(
+      b, loc, VectorType::get({lanes}, elementType), memory, address);
+  load.setAlignmentAttr(vectorAlignment(b, elementType, lanes));
+  return load;
 }
 
 void NVVMTargetCodegen::store(OpBuilder &b, Location loc, Value value,
                               Value memory, Value address) const {
-  if (isa<VectorType>(value.getType()))
-    vector::StoreOp::create(b, loc, value, memory, address);
-  else
+  auto vector = dyn_cast<VectorType>(value.getType());
+  if (!vector) {
     memref::StoreOp::create(b, loc, value, memory, address);
+    return;
+  }
+  auto store = vector::StoreOp::create(b, loc, value, memory, address);
+  store.setAlignmentAttr(
+      vectorAlignment(b, vector.getElementType(), vector.getNumElements()));
 }
 
 int64_t NVVMTargetCodegen::maxVectorBits(MemorySpace space) const {
@@ -173,26 +188,6 @@ Result<FlatStorage> getFlatStorage(BufferType rootType) {
   return FlatStorage{m->second.lo, m->second.hi - m->second.lo + 1};
 }
 
-SmallVector<std::string, 4> threadAxesOf(const TargetDescription &target,
-                                         const Layout &layout) {
-  SmallVector<std::string, 4> axes;
-  for (const std::string &axis : layout.tile().axes()) {
-    const TargetAxis *a = target.findAxis(axis);
-    if (a && a->isThreadAxis() && a->role != AxisRole::CTA)
-      axes.push_back(axis);
-  }
-  return axes;
-}
-
-int64_t threadAxisValue(const TargetDescription &target, StringRef axis,
-                        int64_t tid) {
-  std::optional<AxisStep> step = target.stepOfAxis(axis);
-  if (!step)
-    return 0;
-  int64_t v = tid / step->threadsPerStep;
-  return step->wrap > 0 ? v % step->wrap : v;
-}
-
 SmallVector<HoldingGroup> groupsHolding(const TargetDescription &target,
                                         const InstanceView &view,
                                         ArrayRef<std::string> axes,
@@ -212,23 +207,13 @@ SmallVector<HoldingGroup> groupsHolding(const TargetDescription &target,
 // GPUOperand
 //===----------------------------------------------------------------------===//
 
-Value GPUOperand::address(OpBuilder &b, Location loc,
-                          const CoordValue &placement) const {
-  Value m = placement.get(b, loc, kDefaultAxis);
-  if (storage.lo == 0)
-    return m;
-  // m - lo is inside the storage, but -lo need not fit in int64: a swizzle
-  // rounds lo down to whole blocks, to -2^63 at the bottom. Like the index
-  // arithmetic it is added to, the sum is exact modulo 2^64: negate unsigned.
-  uint64_t minusLo = 0 - uint64_t(storage.lo);
-  return addIndex(b, loc, m, indexConstant(b, loc, int64_t(minusLo)));
-}
-
-Value GPUOperand::byteAddress(OpBuilder &b, Location loc, Value index) const {
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memory);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
+Value byteAddress(OpBuilder &b, Location loc, const GPUOperand &operand,
+                  Value index) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand.memory);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand.memory);
   Value element = arith::AddIOp::create(b, loc, meta.getOffset(), index);
-  int64_t bytes = (elementType().getIntOrFloatBitWidth() + 7) / 8;
+  int64_t bytes = (operand.elementType().getIntOrFloatBitWidth() + 7) / 8;
   return addIndex(b, loc, base, mulIndex(b, loc, element, bytes));
 }
 
@@ -240,12 +225,12 @@ static Value clusterPointer(OpBuilder &b, Location loc, const GPUOperand &op,
                             const CoordValue &placement) {
   MLIRContext *ctx = b.getContext();
   Value rank = indexConstant(b, loc, 0);
-  for (const auto &[axis, stride] : op.clusterAxes)
+  for (const auto &[axis, stride] : op.peerAxes)
     rank = addIndex(b, loc, rank,
                     mulIndex(b, loc, placement.get(b, loc, axis), stride));
   Value address = arith::IndexCastUIOp::create(
       b, loc, b.getI64Type(),
-      op.byteAddress(b, loc, op.address(b, loc, placement)));
+      byteAddress(b, loc, op, op.address(b, loc, placement)));
   Value local = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(ctx, 3), address);
   return NVVM::MapaOp::create(
@@ -253,64 +238,29 @@ static Value clusterPointer(OpBuilder &b, Location loc, const GPUOperand &op,
       arith::IndexCastUIOp::create(b, loc, b.getI32Type(), rank));
 }
 
-/// The alignment in bytes of an access of `lanes` elements: its size.
-/// The schedules that emit one proved its start a multiple of `lanes`
-/// (SIMT's startsAligned), and memory bases are at least 16-byte aligned.
-/// Without it LLVM assumes the element's alignment and splits the access.
-static IntegerAttr vectorAlignment(OpBuilder &b, Type element, int64_t lanes) {
-  return b.getI64IntegerAttr(lanes *
-                             ((element.getIntOrFloatBitWidth() + 7) / 8));
+Value NVVMTargetCodegen::loadAt(OpBuilder &b, Location loc,
+                                const ElementOperand &operand,
+                                const CoordValue &placement,
+                                int64_t lanes) const {
+  if (!operand.isDistributed())
+    return ThreadTargetCodegen::loadAt(b, loc, operand, placement, lanes);
+  assert(lanes == 1 && "distributed shared memory is accessed by element");
+  return LLVM::LoadOp::create(b, loc, operand.elementType(),
+                              clusterPointer(b, loc, operand, placement));
 }
 
-Value GPUOperand::loadAt(OpBuilder &b, Location loc,
-                         const CoordValue &placement, int64_t lanes) const {
-  if (isDistributed()) {
-    assert(lanes == 1 && "distributed shared memory is accessed by element");
-    return LLVM::LoadOp::create(b, loc, elementType(),
-                                clusterPointer(b, loc, *this, placement));
-  }
-  Value addr = address(b, loc, placement);
-  if (lanes == 1)
-    return memref::LoadOp::create(b, loc, memory, addr);
-  auto load = vector::LoadOp::create(
-      b, loc, VectorType::get({lanes}, elementType()), memory, addr);
-  load.setAlignmentAttr(vectorAlignment(b, elementType(), lanes));
-  return load;
-}
-
-void GPUOperand::storeAt(OpBuilder &b, Location loc,
-                         const CoordValue &placement, Value value) const {
-  if (isDistributed()) {
-    assert(!isa<VectorType>(value.getType()) &&
-           "distributed shared memory is accessed by element");
-    LLVM::StoreOp::create(b, loc, value,
-                          clusterPointer(b, loc, *this, placement));
+void NVVMTargetCodegen::storeAt(OpBuilder &b, Location loc,
+                                const ElementOperand &operand,
+                                const CoordValue &placement,
+                                Value value) const {
+  if (!operand.isDistributed()) {
+    ThreadTargetCodegen::storeAt(b, loc, operand, placement, value);
     return;
   }
-  Value addr = address(b, loc, placement);
-  auto vector = dyn_cast<VectorType>(value.getType());
-  if (!vector) {
-    memref::StoreOp::create(b, loc, value, memory, addr);
-    return;
-  }
-  auto store = vector::StoreOp::create(b, loc, value, memory, addr);
-  store.setAlignmentAttr(
-      vectorAlignment(b, elementType(), vector.getNumElements()));
-}
-
-Value GPUOperand::read(OpBuilder &b, Location loc, ValueRange indices) const {
-  CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
-  emitter->applySwizzle(b, loc, c);
-  return loadAt(b, loc, c);
-}
-
-void GPUOperand::write(OpBuilder &b, Location loc, ValueRange indices,
-                       Value value) const {
-  CoordValue c = emitter->emitUnswizzled(b, loc, indices, &ref.offset);
-  emitter->forEachPlacement(
-      b, loc, c, [&](OpBuilder &ib, Location il, const CoordValue &p) {
-        storeAt(ib, il, p, value);
-      });
+  assert(!isa<VectorType>(value.getType()) &&
+         "distributed shared memory is accessed by element");
+  LLVM::StoreOp::create(b, loc, value,
+                        clusterPointer(b, loc, operand, placement));
 }
 
 Result<int64_t> tmemColumns(BufferType type) {
@@ -393,7 +343,8 @@ Result<bool> checkGPUOperand(Value buffer) {
   return true;
 }
 
-Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
+Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer,
+                                 const ThreadTargetCodegen &cg) {
   if (auto ok = checkGPUOperand(buffer); !ok)
     return ok.takeFailure();
   auto ref = resolveBuffer(b, loc, buffer);
@@ -403,7 +354,9 @@ Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
   op.ref = *ref;
   auto rootType = cast<BufferType>(ref->root->getResult(0).getType());
   op.space = rootType.getMemorySpace();
-  op.storage = *getFlatStorage(rootType);
+  FlatStorage flat = *getFlatStorage(rootType);
+  op.storage = StoragePlan::onlyM(flat.lo, flat.size);
+  op.codegen = &cg;
   op.memory = UnrealizedConversionCastOp::create(
                   b, loc, getFlatMemRefType(rootType), ref->root->getResult(0))
                   .getResult(0);
@@ -417,7 +370,7 @@ Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
     // them) distribute it; a buffer that merely mentions one, as in
     // R[n : 0@cbx], is each CTA's own.
     SmallVector<std::string, 4> placed =
-        getPlacementAxes(rootType.getLayout().tile());
+        placementAxes(rootType.getLayout().tile());
     for (const std::string &axis : op.layout().tile().axes()) {
       const TargetAxis *a = findAxisOnAnyTarget(axis);
       if (!a || a->role != AxisRole::CTA ||
@@ -430,7 +383,7 @@ Result<GPUOperand> getGPUOperand(OpBuilder &b, Location loc, Value buffer) {
                            d < kernel.getCluster()->size();
            ++d)
         stride *= (*kernel.getCluster())[d];
-      op.clusterAxes.push_back({axis, stride});
+      op.peerAxes.push_back({axis, stride});
     }
   }
   return op;

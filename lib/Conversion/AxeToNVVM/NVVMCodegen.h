@@ -14,6 +14,8 @@
 #define AXE_LIB_CONVERSION_AXETONVVM_NVVMCODEGEN_H
 
 #include "axe/Codegen/BufferRef.h"
+#include "axe/Codegen/ElementLoops.h"
+#include "axe/Codegen/ElementOperand.h"
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Layout/InstanceView.h"
@@ -38,6 +40,12 @@ public:
   void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
              mlir::Value memory, mlir::Value address) const override;
   int64_t maxVectorBits(MemorySpace space) const override;
+  mlir::Value loadAt(mlir::OpBuilder &b, mlir::Location loc,
+                     const ElementOperand &operand, const CoordValue &placement,
+                     int64_t lanes) const override;
+  void storeAt(mlir::OpBuilder &b, mlir::Location loc,
+               const ElementOperand &operand, const CoordValue &placement,
+               mlir::Value value) const override;
   void populateTypeConversions(mlir::TypeConverter &converter) const override;
 
 private:
@@ -56,15 +64,6 @@ struct FlatStorage {
 };
 Result<FlatStorage> getFlatStorage(BufferType rootType);
 
-/// The thread axes (tx, laneid, warpid, ...) a layout places data on, in
-/// the layout's axis order.
-llvm::SmallVector<std::string, 4> threadAxesOf(const TargetDescription &target,
-                                               const Layout &layout);
-
-/// The value of thread axis `axis` at linear thread `tid` of a CTA.
-int64_t threadAxisValue(const TargetDescription &target, llvm::StringRef axis,
-                        int64_t tid);
-
 /// A group of threads (a warp, a warpgroup) that holds part of a view: its
 /// coordinates on the view's instance axes and the logical index of its
 /// first element.
@@ -81,51 +80,17 @@ llvm::SmallVector<HoldingGroup> groupsHolding(const TargetDescription &target,
                                               int64_t groupThreads,
                                               int64_t threads);
 
-/// An operand as one thread addresses it.
-struct GPUOperand {
-  BufferRef ref;
-  MemorySpace space = MemorySpace::Global;
-  /// The flat memref of the root buffer (an unrealized cast that
-  /// convert-axe-to-nvvm resolves).
-  mlir::Value memory;
-  FlatStorage storage;
-  std::optional<LayoutEmitter> emitter;
+/// An operand as one thread addresses it: its storage is m alone (a
+/// register buffer's thread axes say which thread holds it), and its peer
+/// axes are the cluster axes (cbx, cby, cbz) of distributed shared memory,
+/// each with its stride in a CTA's rank in the cluster.
+using GPUOperand = ElementOperand;
 
-  /// The cluster axes (cbx, cby, cbz) its layout places data on, with each
-  /// one's stride in a CTA's rank in the cluster: a buffer in distributed
-  /// shared memory, whose elements on another CTA are reached through mapa.
-  llvm::SmallVector<std::pair<std::string, int64_t>, 3> clusterAxes;
-
-  bool isRegister() const { return space == MemorySpace::Reg; }
-  bool isDistributed() const { return !clusterAxes.empty(); }
-  const Layout &layout() const { return ref.layout; }
-  llvm::ArrayRef<int64_t> shape() const { return ref.shape; }
-  mlir::Type elementType() const { return ref.elementType; }
-
-  /// The memref index of a swizzled physical coordinate: its m less lo.
-  mlir::Value address(mlir::OpBuilder &b, mlir::Location loc,
-                      const CoordValue &placement) const;
-  /// The address in bytes, in the memory's own space, of the element at
-  /// memref index `index` (for descriptors and raw-pointer instructions).
-  mlir::Value byteAddress(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value index) const;
-  /// `lanes` elements (a vector when more than 1) from `placement` on.
-  /// Distributed shared memory is read one element at a time, through the
-  /// shared::cluster address of the CTA the placement's cluster axes name.
-  mlir::Value loadAt(mlir::OpBuilder &b, mlir::Location loc,
-                     const CoordValue &placement, int64_t lanes = 1) const;
-  /// `value` (a vector of consecutive elements, or one) stored at
-  /// `placement`.
-  void storeAt(mlir::OpBuilder &b, mlir::Location loc,
-               const CoordValue &placement, mlir::Value value) const;
-  /// The element at logical `indices`, read at its first placement (its
-  /// holder's own for a register buffer: replicas on thread axes keep m).
-  mlir::Value read(mlir::OpBuilder &b, mlir::Location loc,
-                   mlir::ValueRange indices) const;
-  /// `value` stored at every placement of logical `indices`.
-  void write(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange indices,
-             mlir::Value value) const;
-};
+/// The address in bytes, in the memory's own space, of the element at
+/// memref index `index` of `operand` (for descriptors and raw-pointer
+/// instructions).
+mlir::Value byteAddress(mlir::OpBuilder &b, mlir::Location loc,
+                        const GPUOperand &operand, mlir::Value index);
 
 /// The TMEM columns (32-bit cells) a tmem buffer of `type` spans from
 /// column 0, or why it does not fit TMEM's 128 lanes.
@@ -142,7 +107,8 @@ bool isTmemCast(mlir::Operation *op);
 /// or true.
 Result<bool> checkGPUOperand(mlir::Value buffer);
 Result<GPUOperand> getGPUOperand(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Value buffer);
+                                 mlir::Value buffer,
+                                 const ThreadTargetCodegen &cg);
 
 } // namespace axe::nvvm
 

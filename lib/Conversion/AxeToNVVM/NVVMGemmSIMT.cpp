@@ -167,8 +167,8 @@ void emitThreadGemm(OpBuilder &b, Location loc, GemmOp op, const GPUOperand &a,
 }
 
 /// How many elements of register operand `reg` one thread holds.
-int64_t heldCount(const TargetDescription &target, const GPUOperand &reg) {
-  SmallVector<std::string, 4> axes = holderAxes(target, reg);
+int64_t heldCount(const ThreadTargetCodegen &cg, const GPUOperand &reg) {
+  SmallVector<std::string, 4> axes = holderAxes(cg, reg);
   if (axes.empty()) {
     int64_t n = 1;
     for (int64_t e : reg.shape())
@@ -185,12 +185,12 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
   const auto &problem = *std::any_cast<GemmProblem>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getA(), op.getB(), op.getC()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getA(), op.getB(), op.getC()});
   if (failed(ops))
     return failure();
   const GPUOperand &a = (*ops)[0], &b = (*ops)[1], &c = (*ops)[2];
   const ThreadTargetCodegen &cg = codegenOf(ctx);
-  SmallVector<std::string, 4> axes = holderAxes(cg.target(), c);
+  SmallVector<std::string, 4> axes = holderAxes(cg, c);
   if (!c.isRegister()) {
     // C in memory: the threads take its elements round robin.
     auto rank = scopeRank(rw, raw, cg);
@@ -202,7 +202,7 @@ LogicalResult rewriteSIMTGemm(Operation *raw, const ScheduleContext &ctx,
                     one.emplace_back(x.begin(), x.end());
                     emitThreadGemm(ib, l, op, a, b, c, problem.k, one);
                   });
-  } else if (heldCount(cg.target(), c) > kMaxUnrolled) {
+  } else if (heldCount(cg, c) > kMaxUnrolled) {
     // Too many accumulators for registers: one at a time, each carried
     // through its own K loop.
     forEachHeld(rw, loc, cg, c, [&](OpBuilder &ib, Location l, ValueRange x) {

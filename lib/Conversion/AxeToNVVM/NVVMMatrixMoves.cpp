@@ -220,7 +220,7 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
   rw.setInsertionPoint(op);
   Value regValue = Load ? op.getTarget() : op.getSource();
   Value sharedValue = Load ? op.getSource() : op.getTarget();
-  auto ops = operandsOf(raw, rw, {regValue, sharedValue});
+  auto ops = operandsOf(raw, ctx, rw, {regValue, sharedValue});
   if (failed(ops))
     return failure();
   const GPUOperand &reg = (*ops)[0], &shared = (*ops)[1];
@@ -294,7 +294,7 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
                                                    ArrayRef<int64_t>{0});
       }
       // stmatrix takes a raw shared pointer.
-      Value bytes = shared.byteAddress(rw, loc, address);
+      Value bytes = byteAddress(rw, loc, shared, address);
       Value ptr = LLVM::IntToPtrOp::create(
           rw, loc, LLVM::LLVMPointerType::get(mctx, 3),
           arith::IndexCastOp::create(rw, loc, rw.getI32Type(), bytes)

@@ -374,7 +374,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
   rw.setInsertionPoint(op);
   SmallVector<GPUOperand, 0> ops;
   for (Value v : {op.getA(), op.getB(), op.getC()}) {
-    auto r = getGPUOperand(rw, loc, v);
+    auto r = getGPUOperand(rw, loc, v, codegenOf(ctx));
     if (!r)
       return op.emitError("nvvm: ") << r.message();
     ops.push_back(std::move(*r));

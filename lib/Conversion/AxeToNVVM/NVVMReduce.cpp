@@ -1,9 +1,9 @@
-//===- NVVMReduce.cpp - axe.reduce on NVIDIA
-//--------------------------------===//
+//===- NVVMReduce.cpp - axe.reduce on NVIDIA ------------------------------===//
 //
-// The shuffle reduction (partials per thread, xor shuffles or one
-// redux.sync across the lane bits of the reduced digits) and the serial one
-// (each thread whole target elements from a source it can read).
+// The shuffle reduction: partials per thread, then xor shuffles or one
+// redux.sync across the lane bits of the reduced digits. Where it declines,
+// the generic reduce (ElementSchedules.h) has each thread compute whole
+// target elements from a source it can read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "NVVMSchedules.h"
 
 #include "axe/Codegen/ElementOps.h"
+#include "axe/Codegen/ElementSchedules.h"
 #include "axe/Codegen/InstanceView.h"
 #include "axe/Codegen/LoopNest.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -38,15 +39,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // reduce
 //===----------------------------------------------------------------------===//
-
-/// The target index of source index `x` (reduced dims dropped or kept as 0).
-SmallVector<int64_t, 4> targetIndexOf(ArrayRef<int64_t> x,
-                                      const ReduceMapping &map) {
-  SmallVector<int64_t, 4> t;
-  for (unsigned d : map.targetDims)
-    t.push_back(map.reduced[d] ? 0 : x[d]);
-  return t;
-}
 
 /// How a warp reduces a register tile: the current thread combines the
 /// source elements it holds that share a target element into one partial
@@ -93,7 +85,7 @@ Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
         plan.masks.push_back(d.stride * k);
     }
   for (int64_t j = 0; j < sv->localSize(); ++j) {
-    SmallVector<int64_t, 4> k = targetIndexOf(sv->localOffset(j), *map);
+    SmallVector<int64_t, 4> k = reducedTargetIndex(sv->localOffset(j), *map);
     auto it = llvm::find(plan.offsets, k);
     if (it == plan.offsets.end()) {
       plan.offsets.push_back(k);
@@ -122,10 +114,7 @@ Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
   std::vector<llvm::BitVector> computes(th->size(), llvm::BitVector(threads));
   SmallVector<int64_t, 4> x(s.getShape().size(), 0);
   for (int64_t i = 0; i < sh->size(); ++i) {
-    SmallVector<int64_t, 4> y = targetIndexOf(x, *map);
-    int64_t flat = 0;
-    for (auto [v, e] : llvm::zip(y, t.getShape()))
-      flat = flat * e + v;
+    int64_t flat = reducedTargetElement(x, *map, t.getShape());
     for (int64_t tid = 0; tid < threads; ++tid)
       if (sh->holds(i, tid))
         computes[flat].set(tid);
@@ -195,7 +184,7 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   const auto &plan = *std::any_cast<ShufflePlan>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getSource(), op.getTarget()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getSource(), op.getTarget()});
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
@@ -285,116 +274,6 @@ LogicalResult rewriteShuffleReduce(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
-/// Fails unless every thread holding a target element holds the whole
-/// source row it reduces.
-Result<bool> checkSerialRows(const TargetDescription &target, int64_t threads,
-                             ReduceOp op) {
-  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
-  auto map = reduceMapping(s.getShape(), op.getDims(), t.getShape());
-  if (!map)
-    return map.takeFailure();
-  auto sh = Holders::get(target, s.getLayout(), s.getShape(), threads);
-  if (!sh)
-    return sh.takeFailure();
-  auto th = Holders::get(target, t.getLayout(), t.getShape(), threads);
-  if (!th)
-    return th.takeFailure();
-  SmallVector<int64_t, 4> x(s.getShape().size(), 0);
-  for (int64_t i = 0; i < sh->size(); ++i) {
-    SmallVector<int64_t, 4> y = targetIndexOf(x, *map);
-    int64_t flat = 0;
-    for (auto [v, e] : llvm::zip(y, t.getShape()))
-      flat = flat * e + v;
-    for (int64_t tid = 0; tid < threads; ++tid)
-      if (th->holds(flat, tid) && !sh->holds(i, tid))
-        return fail("thread " + std::to_string(tid) +
-                    " holds a target element but not all of its source row");
-    Holders::advance(x, s.getShape());
-  }
-  return true;
-}
-
-/// Each thread computes whole target elements (those it holds, or its
-/// round-robin share of a memory target) from a source in memory.
-ScheduleMatch matchSerialReduce(Operation *raw, const ScheduleContext &ctx) {
-  ScheduleMatch m = matchCommon(raw, ctx);
-  if (!m.accepted())
-    return m;
-  auto op = cast<ReduceOp>(raw);
-  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
-  if (auto map = reduceMapping(s.getShape(), op.getDims(), t.getShape()); !map)
-    return ScheduleMatch::decline(map.message());
-  if (spaceOf(op.getSource()) == MemorySpace::Reg) {
-    // A thread reads whole source rows: it must hold them.
-    if (auto ok = checkSerialRows(*ctx.target, threadsOf(raw), op); !ok)
-      return ScheduleMatch::decline(ok.message());
-  }
-  if (spaceOf(op.getTarget()) == MemorySpace::Reg)
-    return matchView(ctx, op.getTarget());
-  if (spaceOf(op.getSource()) == MemorySpace::Reg)
-    return ScheduleMatch::decline("a register source with a memory target: "
-                                  "no thread is known to hold whole rows");
-  return m;
-}
-
-LogicalResult rewriteSerialReduce(Operation *raw, const ScheduleContext &ctx,
-                                  const std::any &, RewriterBase &rw) {
-  auto op = cast<ReduceOp>(raw);
-  Location loc = op.getLoc();
-  rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getSource(), op.getTarget()});
-  if (failed(ops))
-    return failure();
-  const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
-  auto map = *reduceMapping(src.shape(), op.getDims(), dst.shape());
-  Combiner kind = combinerOf(op.getKind());
-  Type elt = dst.elementType();
-  SmallVector<int64_t, 4> reducedShape;
-  for (auto [d, e] : llvm::enumerate(src.shape()))
-    if (map.reduced[d])
-      reducedShape.push_back(e);
-  auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
-    // Source index: kept dims from the target index, reduced ones looped.
-    SmallVector<Value, 4> kept(src.shape().size());
-    for (auto [td, sd] : llvm::enumerate(map.targetDims))
-      if (!map.reduced[sd])
-        kept[sd] = x[td];
-    Value init = op.getAccumulate() ? castElements(b, l, dst.read(b, l, x), elt)
-                                    : reductionIdentity(b, l, kind, elt);
-    int64_t n = 1;
-    for (int64_t e : reducedShape)
-      n *= e;
-    auto loop =
-        scf::ForOp::create(b, l, indexConstant(b, l, 0), indexConstant(b, l, n),
-                           indexConstant(b, l, 1), ValueRange{init});
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value, 4> r =
-          delinearize(b, l, loop.getInductionVar(), reducedShape);
-      SmallVector<Value, 4> idx = kept;
-      unsigned k = 0;
-      for (size_t d = 0; d < idx.size(); ++d)
-        if (map.reduced[d])
-          idx[d] = r[k++];
-      Value v = castElements(b, l, src.read(b, l, idx), elt);
-      scf::YieldOp::create(b, l,
-                           combine(b, l, kind, loop.getRegionIterArg(0), v));
-    }
-    dst.write(b, l, x, loop.getResult(0));
-  };
-  if (dst.isRegister()) {
-    forEachHeld(rw, loc, codegenOf(ctx), dst, compute);
-  } else {
-    auto rank = scopeRank(rw, raw, codegenOf(ctx));
-    if (failed(rank))
-      return failure();
-    forEachShared(rw, loc, dst.shape(), *rank, compute);
-  }
-  rw.eraseOp(op);
-  return success();
-}
-
 } // namespace
 
 void addReduceSchedules(ScheduleRegistry &r) {
@@ -403,12 +282,6 @@ void addReduceSchedules(ScheduleRegistry &r) {
                "target element, then lanes combine partials by xor "
                "shuffles over the lane bits of the reduced dims",
                matchShuffleReduce, rewriteShuffleReduce});
-  addStagedSchedule(r, "nvvm.reduce.staged", "axe.reduce", matchSerialReduce,
-                    rewriteSerialReduce, "nvvm.reduce.serial");
-  (void)r.add({"nvvm.reduce.serial", "axe.reduce", gpuTargets(), 0,
-               "each thread reduces whole target elements (those it holds, "
-               "or its share of a memory target) reading the source",
-               matchSerialReduce, rewriteSerialReduce});
 }
 
 } // namespace axe::nvvm

@@ -18,6 +18,7 @@
 #include "NVVMSchedules.h"
 
 #include "axe/Codegen/ElementOps.h"
+#include "axe/Codegen/ElementSchedules.h"
 #include "axe/Codegen/InstanceView.h"
 #include "axe/Codegen/LoopNest.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -44,27 +45,11 @@ namespace {
 // copy
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-ScheduleMatch matchCopy(Operation *raw, const ScheduleContext &ctx) {
-  ScheduleMatch m = matchCommon(raw, ctx);
+ScheduleMatch matchCopy(Operation *op, const ScheduleContext &ctx) {
+  ScheduleMatch m = matchCommon(op, ctx);
   if (!m.accepted())
     return m;
-  auto op = cast<OpTy>(raw);
-  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
-  if (auto ok = checkCopyShapes(s.getShape(), t.getShape()); !ok)
-    return ScheduleMatch::decline(ok.message());
-  bool srcReg = spaceOf(op.getSource()) == MemorySpace::Reg;
-  bool dstReg = spaceOf(op.getTarget()) == MemorySpace::Reg;
-  if (dstReg) {
-    if (ScheduleMatch v = matchView(ctx, op.getTarget()); !v.accepted())
-      return v;
-    if (srcReg)
-      return matchOwnRegisters(raw, ctx, op.getTarget(), op.getSource(),
-                               "the source");
-  } else if (srcReg) {
-    return matchView(ctx, op.getSource());
-  }
-  return ScheduleMatch::accept();
+  return matchElementCopy(op, ctx, spaceOf);
 }
 
 template <typename OpTy>
@@ -77,34 +62,19 @@ LogicalResult rewriteCopy(Operation *raw, const ScheduleContext &ctx,
     replaceTokenWithPlaceholder(op.getToken(), rw);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getSource(), op.getTarget()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getSource(), op.getTarget()});
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];
   const ThreadTargetCodegen &cg = codegenOf(ctx);
-  Type elt = dst.elementType();
   ScopeKind scope = scopeOf(raw);
   if (dst.isRegister() != src.isRegister() &&
       copyHeldRuns(rw, loc, cg, src.isRegister() ? src : dst,
                    src.isRegister() ? dst : src, src.isRegister(), scope)) {
     // Runs of consecutive elements as vectors.
   } else if (dst.isRegister() || src.isRegister()) {
-    // The register side decides which elements this thread moves; into
-    // memory, one holder of each stores it.
-    const GPUOperand &reg = dst.isRegister() ? dst : src;
-    std::optional<ScopeKind> writer;
-    if (!dst.isRegister())
-      writer = scope;
-    forEachHeld(
-        rw, loc, cg, reg,
-        [&](OpBuilder &b, Location l, ValueRange x) {
-          SmallVector<Value, 4> xs =
-              mapIndices(b, l, x, reg.shape(), src.shape());
-          SmallVector<Value, 4> xd =
-              mapIndices(b, l, x, reg.shape(), dst.shape());
-          dst.write(b, l, xd, castElements(b, l, src.read(b, l, xs), elt));
-        },
-        writer);
+    if (failed(emitElementCopy(rw, raw, cg, src, dst)))
+      return failure();
   } else {
     auto rank = scopeRank(rw, raw, cg);
     if (failed(rank))
@@ -122,7 +92,7 @@ void addCopySchedule(ScheduleRegistry &r, StringRef opName) {
                "or its round-robin share of up to 16-byte vectors (memory "
                "to memory; global to shared by cp.async where the target "
                "has it)",
-               matchCopy<OpTy>, rewriteCopy<OpTy>, proposeSIMTCopy});
+               matchCopy, rewriteCopy<OpTy>, proposeSIMTCopy});
 }
 
 //===----------------------------------------------------------------------===//
@@ -132,176 +102,82 @@ void addCopySchedule(ScheduleRegistry &r, StringRef opName) {
 void addFillSchedule(ScheduleRegistry &r) {
   (void)r.add(
       {"nvvm.fill.simt", "axe.fill", gpuTargets(), 0,
-       "each thread stores the elements it holds, or its round-robin share "
-       "of vectors in memory",
+       "the threads of the scope share a memory target round robin, as wide "
+       "vectors as its layout allows",
        [](Operation *op, const ScheduleContext &ctx) {
          ScheduleMatch m = matchCommon(op, ctx);
          if (!m.accepted())
            return m;
-         Value t = cast<FillOp>(op).getTarget();
-         if (spaceOf(t) == MemorySpace::Reg)
-           return matchView(ctx, t);
+         if (spaceOf(cast<FillOp>(op).getTarget()) == MemorySpace::Reg)
+           return ScheduleMatch::decline(
+               "a register target: each thread stores the elements it holds "
+               "(nvvm.fill.elements)");
          return m;
        },
        [](Operation *raw, const ScheduleContext &ctx, const std::any &,
           RewriterBase &rw) -> LogicalResult {
          auto op = cast<FillOp>(raw);
          rw.setInsertionPoint(op);
-         auto ops = operandsOf(raw, rw, {op.getTarget()});
+         auto ops = operandsOf(raw, ctx, rw, {op.getTarget()});
          if (failed(ops))
            return failure();
          const GPUOperand &dst = (*ops)[0];
          Value v =
              castElements(rw, op.getLoc(), op.getValue(), dst.elementType());
-         if (dst.isRegister()) {
-           forEachHeld(rw, op.getLoc(), codegenOf(ctx), dst,
-                       [&](OpBuilder &b, Location l, ValueRange x) {
-                         dst.write(b, l, x, v);
-                       });
-         } else {
-           auto rank = scopeRank(rw, raw, codegenOf(ctx));
-           if (failed(rank))
-             return failure();
-           emitDistributed(rw, op.getLoc(), dst, nullptr, v, *rank,
-                           *ctx.target);
-         }
+         auto rank = scopeRank(rw, raw, codegenOf(ctx));
+         if (failed(rank))
+           return failure();
+         emitDistributed(rw, op.getLoc(), dst, nullptr, v, *rank, *ctx.target);
          rw.eraseOp(op);
          return success();
        }});
 }
 
-//===----------------------------------------------------------------------===//
-// elementwise
-//===----------------------------------------------------------------------===//
-
-/// The operand whose elements a thread computes: the first register
-/// output, else a register input of the outputs' shape, else none (memory
-/// outputs shared round robin).
-std::optional<unsigned> elementwiseDriver(ElementwiseOp op) {
-  unsigned i = 0;
-  for (Value v : op.getOutputs()) {
-    if (spaceOf(v) == MemorySpace::Reg)
-      return op.getInputs().size() + i;
-    ++i;
-  }
-  ArrayRef<int64_t> shape = typeOf(op.getOutputs()[0]).getShape();
-  for (auto [k, v] : llvm::enumerate(op.getInputs()))
-    if (spaceOf(v) == MemorySpace::Reg && typeOf(v).getShape() == shape)
-      return k;
-  return std::nullopt;
-}
-
-ScheduleMatch matchElementwise(Operation *raw, const ScheduleContext &ctx) {
-  ScheduleMatch m = matchCommon(raw, ctx);
-  if (!m.accepted())
-    return m;
-  auto op = cast<ElementwiseOp>(raw);
-  SmallVector<Value> all(op.getInputs());
-  llvm::append_range(all, op.getOutputs());
-  std::optional<unsigned> driver = elementwiseDriver(op);
-  if (!driver) {
-    for (Value v : all)
-      if (spaceOf(v) == MemorySpace::Reg)
-        return ScheduleMatch::decline(
-            "a register input broadcasts into memory outputs; no thread "
-            "holds a whole output element");
-    return m;
-  }
-  Value d = all[*driver];
-  if (ScheduleMatch v = matchView(ctx, d); !v.accepted())
-    return v;
-  for (auto [k, v] : llvm::enumerate(all))
-    if (k != *driver && v != d && spaceOf(v) == MemorySpace::Reg)
-      if (ScheduleMatch own = matchOwnRegisters(
-              raw, ctx, d, v, "operand #" + std::to_string(k));
-          !own.accepted())
-        return own;
-  return m;
-}
-
-LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
-                                 const std::any &, RewriterBase &rw) {
-  auto op = cast<ElementwiseOp>(raw);
-  Location loc = op.getLoc();
-  rw.setInsertionPoint(op);
-  SmallVector<Value> all(op.getInputs());
-  llvm::append_range(all, op.getOutputs());
-  auto ops = operandsOf(raw, rw, all);
-  if (failed(ops))
-    return failure();
-  unsigned numInputs = op.getInputs().size();
-  ArrayRef<int64_t> shape = (*ops)[numInputs].shape();
-  Block &body = op.getBody().front();
-  std::optional<unsigned> driver = elementwiseDriver(op);
-  // Where several threads hold a driver element, each computes it for its
-  // registers and one stores it to the memory outputs.
-  Value writer;
-  if (driver && llvm::any_of(op.getOutputs(), [](Value v) {
-        return spaceOf(v) != MemorySpace::Reg;
-      })) {
-    const GPUOperand &d = (*ops)[*driver];
-    const ThreadTargetCodegen &cg = codegenOf(ctx);
-    std::optional<HeldView> held;
-    if (!holderAxes(cg.target(), d).empty())
-      held = emitHeldView(rw, loc, cg, d);
-    writer =
-        emitOneWriter(rw, loc, cg, d, held ? *held : HeldView(), scopeOf(raw));
-  }
-  auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
-    IRMapping map;
-    for (unsigned k = 0; k < numInputs; ++k) {
-      const GPUOperand &in = (*ops)[k];
-      map.map(body.getArgument(k),
-              in.read(b, l, mapIndices(b, l, x, shape, in.shape())));
-    }
-    for (Operation &inner : body.without_terminator())
-      b.clone(inner, map);
-    Operation *yield = body.getTerminator();
-    for (auto [k, v] : llvm::enumerate(yield->getOperands())) {
-      const GPUOperand &out = (*ops)[numInputs + k];
-      guarded(b, l, out.isRegister() ? Value() : writer, [&](OpBuilder &ib) {
-        out.write(
-            ib, l, mapIndices(ib, l, x, shape, out.shape()),
-            castElements(ib, l, map.lookupOrDefault(v), out.elementType()));
-      });
-    }
-  };
-  if (driver) {
-    const GPUOperand &d = (*ops)[*driver];
-    forEachHeld(rw, loc, codegenOf(ctx), d,
-                [&](OpBuilder &b, Location l, ValueRange x) {
-                  compute(b, l, mapIndices(b, l, x, d.shape(), shape));
-                });
-  } else {
-    auto rank = scopeRank(rw, raw, codegenOf(ctx));
-    if (failed(rank))
-      return failure();
-    forEachShared(rw, loc, shape, *rank, compute);
-  }
-  rw.eraseOp(op);
-  return success();
-}
-
 } // namespace
+
+/// The generic element schedules (lib/Codegen) as the nvvm backend runs
+/// them: its common checks, staged inputs read from shared memory, one
+/// thread's code per operator.
+ElementBackend nvvmElementBackend() {
+  ElementBackend be;
+  be.prefix = "nvvm";
+  be.targets = gpuTargets();
+  be.priority = -1;
+  be.common = matchCommon;
+  be.spaceOf = spaceOf;
+  be.wrap = [](ElementRewrite body) -> Schedule::RewriteFn {
+    return [body](Operation *op, const ScheduleContext &ctx, const std::any &,
+                  RewriterBase &rw) {
+      return body(op, ctx, rw, [&](OpBuilder &b, ValueRange buffers) {
+        return operandsOf(op, ctx, b, buffers);
+      });
+    };
+  };
+  be.propose = [](StringRef opName) -> Schedule::ProposeFn {
+    if (opName == "axe.elementwise")
+      return proposeSIMTElementwise;
+    return nullptr;
+  };
+  return be;
+}
 
 void addSIMTSchedules(ScheduleRegistry &registry) {
   addCopySchedule<CopyOp>(registry, "axe.copy");
   addCopySchedule<CopyAsyncOp>(registry, "axe.copy_async");
   addFillSchedule(registry);
-  (void)registry.add(
-      {"nvvm.elementwise.simt", "axe.elementwise", gpuTargets(), 0,
-       "each thread computes the elements it holds of the "
-       "first register output (or its share of memory "
-       "outputs), reading inputs it holds",
-       matchElementwise, rewriteElementwise, proposeSIMTElementwise});
-  addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy", matchCopy<CopyOp>,
+  addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy", matchCopy,
                     rewriteCopy<CopyOp>, "nvvm.copy.simt");
-  addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy_async",
-                    matchCopy<CopyAsyncOp>, rewriteCopy<CopyAsyncOp>,
-                    "nvvm.copy.simt");
-  addStagedSchedule(registry, "nvvm.elementwise.staged", "axe.elementwise",
-                    matchElementwise, rewriteElementwise,
-                    "nvvm.elementwise.simt");
+  addStagedSchedule(registry, "nvvm.copy.staged", "axe.copy_async", matchCopy,
+                    rewriteCopy<CopyAsyncOp>, "nvvm.copy.simt");
+  for (Schedule &s : elementSchedules(nvvmElementBackend())) {
+    if (s.opName == "axe.elementwise")
+      addStagedSchedule(registry, "nvvm.elementwise.staged", s.opName, s.match,
+                        s.rewrite, s.name);
+    if (s.opName == "axe.reduce")
+      addStagedSchedule(registry, "nvvm.reduce.staged", s.opName, s.match,
+                        s.rewrite, s.name);
+    (void)registry.add(std::move(s));
+  }
   addReduceSchedules(registry);
   addSIMTGemmSchedules(registry);
 }

@@ -213,7 +213,7 @@ LogicalResult rewriteShuffle(Operation *raw, const ScheduleContext &ctx,
   const auto &plan = *std::any_cast<ShufflePlan>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getSource(), op.getTarget()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getSource(), op.getTarget()});
   if (failed(ops))
     return failure();
   const GPUOperand &src = (*ops)[0], &dst = (*ops)[1];

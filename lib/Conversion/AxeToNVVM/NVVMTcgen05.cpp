@@ -232,7 +232,7 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
   const auto &plan = *std::any_cast<MmaPlan>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getA(), op.getB()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getA(), op.getB()});
   if (failed(ops))
     return failure();
   Value root = (*tmemRoot(op.getC()))->getResult(0);
@@ -315,7 +315,7 @@ LogicalResult rewriteLoad(Operation *raw, const ScheduleContext &ctx,
   auto op = cast<CopyOp>(raw);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getTarget()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getTarget()});
   if (failed(ops))
     return failure();
   const GPUOperand &dst = (*ops)[0];
@@ -431,7 +431,7 @@ LogicalResult rewriteCopyIn(Operation *raw, const ScheduleContext &ctx,
   const auto &plan = *std::any_cast<SharedOperandPlan>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getSource()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getSource()});
   if (failed(ops))
     return failure();
   Value root = (*tmemRoot(op.getTarget()))->getResult(0);

@@ -373,7 +373,7 @@ LogicalResult rewriteTma(Operation *raw, const ScheduleContext &ctx,
   }
 
   rw.setInsertionPoint(op);
-  auto dst = getGPUOperand(rw, loc, op.getTarget());
+  auto dst = getGPUOperand(rw, loc, op.getTarget(), cg);
   if (!dst)
     return op.emitError("nvvm: ") << dst.message();
   FailureOr<ScopeRank> rank = scopeRank(rw, op, cg);

@@ -232,7 +232,7 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   Location loc = op.getLoc();
   MLIRContext *mctx = rw.getContext();
   rw.setInsertionPoint(op);
-  auto ops = operandsOf(raw, rw, {op.getA(), op.getB(), op.getC()});
+  auto ops = operandsOf(raw, ctx, rw, {op.getA(), op.getB(), op.getC()});
   if (failed(ops))
     return failure();
   const GPUOperand &a = (*ops)[0], &bm = (*ops)[1], &c = (*ops)[2];

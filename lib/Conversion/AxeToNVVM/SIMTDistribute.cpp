@@ -204,18 +204,4 @@ void emitDistributed(OpBuilder &b, Location loc, const GPUOperand &dst,
       });
 }
 
-/// Calls `body` with each logical index of `shape` this thread takes when
-/// the instance's threads share them round robin.
-void forEachShared(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                   const ScopeRank &rank, LogicalBody body) {
-  int64_t n = 1;
-  for (int64_t e : shape)
-    n *= e;
-  auto loop = scf::ForOp::create(b, loc, rank.rank, indexConstant(b, loc, n),
-                                 indexConstant(b, loc, rank.threads));
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  body(b, loc, delinearize(b, loc, loop.getInductionVar(), shape));
-}
-
 } // namespace axe::nvvm

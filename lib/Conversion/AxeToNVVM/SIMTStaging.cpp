@@ -104,7 +104,8 @@ FailureOr<GPUOperand> stagingBuffer(OpBuilder &b, Location loc, Operation *op,
     g.ref.offsetAlignment = size;
   }
   g.space = MemorySpace::Shared;
-  g.storage = FlatStorage{0, *instances * size};
+  g.storage = StoragePlan::onlyM(0, *instances * size);
+  g.codegen = &cg;
   g.memory = UnrealizedConversionCastOp::create(
                  b, loc, getFlatMemRefType(rootType), alloc.getResult())
                  .getResult(0);
@@ -132,19 +133,20 @@ FailureOr<GPUOperand> stageOperand(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// Resolves each buffer, reporting a failure on `op`.
-thread_local const ThreadTargetCodegen *stagingCodegen = nullptr;
-
-FailureOr<std::vector<GPUOperand>> operandsOf(Operation *op, OpBuilder &b,
+FailureOr<std::vector<GPUOperand>> operandsOf(Operation *op,
+                                              const ScheduleContext &ctx,
+                                              OpBuilder &b,
                                               ValueRange buffers) {
   std::vector<GPUOperand> out;
+  const ThreadTargetCodegen &cg = codegenOf(ctx);
   for (Value v : buffers) {
-    auto r = getGPUOperand(b, op->getLoc(), v);
+    auto r = getGPUOperand(b, op->getLoc(), v, cg);
     if (!r) {
       op->emitError("nvvm: ") << r.message();
       return failure();
     }
     if (isStaged(v)) {
-      auto staged = stageOperand(b, op->getLoc(), op, *stagingCodegen, *r);
+      auto staged = stageOperand(b, op->getLoc(), op, cg, *r);
       if (failed(staged))
         return failure();
       r = std::move(*staged);
@@ -241,10 +243,8 @@ Schedule::RewriteFn stagedRewrite(Schedule::RewriteFn inner) {
     ScopeKind scope = scopeOf(op);
     llvm::SmallPtrSet<Value, 4> staged(plan.inputs.begin(), plan.inputs.end());
     stagedInputs = &staged;
-    stagingCodegen = &codegenOf(ctx);
     LogicalResult ok = inner(op, ctx, plan.inner, rw);
     stagedInputs = nullptr;
-    stagingCodegen = nullptr;
     if (failed(ok))
       return failure();
     if (next)

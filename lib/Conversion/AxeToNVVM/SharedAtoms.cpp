@@ -200,7 +200,7 @@ Value axe::nvvm::emitMatrixDescriptor(OpBuilder &b, Location loc,
                                       Value k0) {
   CoordValue first =
       operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
-  Value bytes = operand.byteAddress(b, loc, operand.address(b, loc, first));
+  Value bytes = byteAddress(b, loc, operand, operand.address(b, loc, first));
   Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
   // Bits [0, 14): the shared address over 16.
   Value field = arith::ShRUIOp::create(

@@ -560,7 +560,7 @@ LogicalResult EwEmitter::finish() {
             : (values[v] = {ValueKind::Imm, Value(), *immediateOf(v)});
     Value out = tileView(plan.numInputs + j, false);
     if (value.kind == ValueKind::Imm) {
-      Type t = set.ops[plan.numInputs + j].elementType;
+      Type t = set.ops[plan.numInputs + j].ref.elementType;
       auto ft = dyn_cast<FloatType>(t);
       if (!ft)
         return op.emitError("trn: output ")

@@ -5,10 +5,10 @@
 #include "axe/Codegen/BufferRef.h"
 #include "axe/Codegen/LayoutEmitter.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
-#include "axe/Target/Trn/Machine.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 #include "axe/Layout/Algebra.h"
 #include "axe/Support/ElementBytes.h"
+#include "axe/Target/Trn/Machine.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -142,19 +142,20 @@ Result<TrnOperand> analyzeOperand(Value buffer) {
 
   TrnOperand op;
   op.buffer = buffer;
-  op.root = chain->root;
+  op.ref.root = chain->root;
   op.space = *space;
-  op.elementType = type.getElementType();
-  op.shape.assign(type.getShape().begin(), type.getShape().end());
-  int64_t bank = bankElementsOf(op.elementType);
-  if (auto alloc = dyn_cast<AllocOp>(op.root)) {
+  op.ref.elementType = type.getElementType();
+  op.ref.layout = type.getLayout();
+  op.ref.shape = Shape(type.getShape());
+  int64_t bank = bankElementsOf(op.ref.elementType);
+  if (auto alloc = dyn_cast<AllocOp>(op.ref.root)) {
     Result<MemRefType> storage =
         getStorageType(cast<BufferType>(alloc.getResult().getType()));
     if (!storage)
       return storage.takeFailure();
     op.pitch = storage->getDimSize(1);
   } else {
-    auto view = cast<ViewOp>(op.root);
+    auto view = cast<ViewOp>(op.ref.root);
     if (op.space != trn::MemorySpace::HBM)
       return fail("an axe.view is in hbm on a NeuronCore");
     auto source = cast<MemRefType>(view.getSource().getType());
@@ -189,13 +190,13 @@ Result<TrnOperand> analyzeOperand(Value buffer) {
 
 LogicalResult materialize(OpBuilder &b, Location loc, TrnOperand &op) {
   Value acc;
-  if (auto alloc = dyn_cast<AllocOp>(op.root)) {
+  if (auto alloc = dyn_cast<AllocOp>(op.ref.root)) {
     op.base = allocStorage(
         alloc, *getStorageType(cast<BufferType>(alloc.getResult().getType())));
   } else {
-    auto view = cast<ViewOp>(op.root);
+    auto view = cast<ViewOp>(op.ref.root);
     auto source = cast<MemRefType>(view.getSource().getType());
-    auto hbm = trn::getTileType({1}, op.elementType, trn::MemorySpace::HBM);
+    auto hbm = trn::getTileType({1}, op.ref.elementType, trn::MemorySpace::HBM);
     auto castType = MemRefType::get(source.getShape(), source.getElementType(),
                                     source.getLayout(), hbm.getMemorySpace());
     op.base =
@@ -211,8 +212,9 @@ LogicalResult materialize(OpBuilder &b, Location loc, TrnOperand &op) {
   Result<BufferRef> ref = resolveBuffer(b, loc, op.buffer);
   if (!ref)
     return failure();
+  op.ref = *ref;
   Result<Value> offset = coordOffset(b, loc, ref->offset, op.space, op.pitch,
-                                     bankElementsOf(op.elementType), acc);
+                                     bankElementsOf(op.ref.elementType), acc);
   if (!offset)
     return failure();
   op.offset = addIndex(b, loc, *offset, indexConstant(b, loc, op.staticOffset));
@@ -231,7 +233,8 @@ Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
                                ArrayRef<SmallVector<int, 4>> dimOf) {
   SmallVector<LayoutEmitter, 4> emitters;
   for (const TrnOperand *op : operands) {
-    Result<LayoutEmitter> e = LayoutEmitter::get(Layout(op->layout), op->shape);
+    Result<LayoutEmitter> e =
+        LayoutEmitter::get(Layout(op->layout), op->ref.shape);
     if (!e)
       return e.takeFailure();
     emitters.push_back(std::move(*e));
@@ -256,7 +259,8 @@ Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
     // runs along it (IterSpace's rule).
     auto present = [&](unsigned k) {
       return llvm::any_of(llvm::enumerate(dimOf[k]), [&](auto d) {
-        return d.value() == int(loop.dim) && operands[k]->shape[d.index()] != 1;
+        return d.value() == int(loop.dim) &&
+               operands[k]->ref.shape[d.index()] != 1;
       });
     };
     // IterSpace calls a dim no operand moves along nonlinear too; it is one
@@ -270,8 +274,9 @@ Result<OpSpace> OpSpace::build(ArrayRef<int64_t> shape,
       std::optional<StorageIter> at;
       if (present(k)) {
         const LoopStep &step = loop.steps[k];
-        std::optional<AxisUnit> unit = axisUnit(
-            step.axis, op->space, op->pitch, bankElementsOf(op->elementType));
+        std::optional<AxisUnit> unit =
+            axisUnit(step.axis, op->space, op->pitch,
+                     bankElementsOf(op->ref.elementType));
         if (!unit && step.stride != 0)
           return fail("axis '" + step.axis + "' has no place in " +
                       trn::stringifyMemorySpace(op->space).str());
@@ -354,8 +359,8 @@ Value OpSpace::view(OpBuilder &b, Location loc, const TrnOperand &op,
   auto baseType = cast<MemRefType>(op.base.getType());
   auto layout = StridedLayoutAttr::get(
       b.getContext(), constant ? *constant : ShapedType::kDynamic, strides);
-  auto type =
-      MemRefType::get(sizes, op.elementType, layout, baseType.getMemorySpace());
+  auto type = MemRefType::get(sizes, op.ref.elementType, layout,
+                              baseType.getMemorySpace());
   OpFoldResult ofr =
       constant ? OpFoldResult(b.getIndexAttr(*constant)) : OpFoldResult(offset);
   return memref::ReinterpretCastOp::create(

@@ -19,6 +19,7 @@
 #ifndef AXE_LIB_CONVERSION_AXETOTRN_TRNOPERANDS_H
 #define AXE_LIB_CONVERSION_AXETOTRN_TRNOPERANDS_H
 
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Dialect/Trn/IR/TrnDialect.h"
 #include "axe/Layout/Result.h"
@@ -45,8 +46,10 @@ struct StorageIter {
 /// A buffer operand resolved to its storage.
 struct TrnOperand {
   mlir::Value buffer;
-  /// The axe.alloc or axe.view holding its memory.
-  mlir::Operation *root = nullptr;
+  /// The buffer resolved through its slices (BufferRef.h): the axe.alloc or
+  /// axe.view holding its memory, its layout, shape and element type; the
+  /// run-time offsets of its slice starts once materialize() emitted them.
+  BufferRef ref;
   /// The storage memref (an SBUF/PSUM tile, or the HBM memref) and the
   /// element offset of the buffer's origin in it: set by materialize().
   mlir::Value base;
@@ -54,9 +57,8 @@ struct TrnOperand {
   /// The part of the offset known statically.
   int64_t staticOffset = 0;
   trn::MemorySpace space = trn::MemorySpace::SBUF;
-  mlir::Type elementType;
-  llvm::SmallVector<int64_t, 4> shape;
-  /// The buffer's layout (no swizzle, no replicas: analyzeOperand checks).
+  /// ref.layout as the plain tile the engines address (no swizzle, no
+  /// replicas: analyzeOperand checks).
   TileLayout layout;
   /// Free elements of a partition (the partition stride) of an SBUF/PSUM
   /// storage; 0 in HBM.

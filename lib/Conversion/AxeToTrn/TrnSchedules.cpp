@@ -279,8 +279,9 @@ LogicalResult rewriteTranspose(Operation *op, const ScheduleContext &,
         Value dst = s.view(ib, loc, set.ops[1], 1, {b, a}, offsets[1]);
         Value through = dst;
         if (set.ops[1].space != trn::MemorySpace::PSUM)
-          through = allocTemp(ib, loc, s.iter(b).extent, {s.iter(a).extent},
-                              set.ops[0].elementType, trn::MemorySpace::PSUM);
+          through =
+              allocTemp(ib, loc, s.iter(b).extent, {s.iter(a).extent},
+                        set.ops[0].ref.elementType, trn::MemorySpace::PSUM);
         trn::TransposeOp::create(ib, loc, src, through, trn::Engine::Tensor);
         if (through != dst)
           trn::TensorCopyOp::create(ib, loc, through, dst, trn::Engine::Vector);
@@ -360,7 +361,7 @@ ScheduleMatch matchMemset(Operation *op, const ScheduleContext &) {
 LogicalResult rewriteMemset(Operation *op, const ScheduleContext &,
                             const std::any &plan, RewriterBase &rw) {
   auto fill = cast<FillOp>(op);
-  Type elementType = planOf(plan).set.ops[0].elementType;
+  Type elementType = planOf(plan).set.ops[0].ref.elementType;
   TypedAttr value = *constantValue(fill.getValue());
   if (auto f = dyn_cast<FloatAttr>(value); f && isa<FloatType>(elementType)) {
     bool lost;
@@ -415,10 +416,10 @@ Result<GemmPlan> planGemm(GemmOp gemm) {
       set->ops[1].space != trn::MemorySpace::SBUF ||
       set->ops[2].space != trn::MemorySpace::PSUM)
     return fail("TensorE reads A and B from sbuf and accumulates C in psum");
-  if (!set->ops[2].elementType.isF32())
+  if (!set->ops[2].ref.elementType.isF32())
     return fail(
         "TensorE accumulates in f32; C is " +
-        std::to_string(set->ops[2].elementType.getIntOrFloatBitWidth()) +
+        std::to_string(set->ops[2].ref.elementType.getIntOrFloatBitWidth()) +
         "-bit");
   GemmPlan plan;
   OpSpace &s = set->space;

@@ -19,13 +19,13 @@ func.func @rounds(%A: memref<16x8xf32>, %B: memref<16x8xf32>) {
     axe.warp_specialize {
       axe.partition warps [0, 2) {
         %a = axe.view %A[0, 0] : memref<16x8xf32> -> !g
-        axe.copy %a to %s at warp {schedule = "cpu.copy.scalar"} : !g to !s
+        axe.copy %a to %s at warp {schedule = "cpu.copy.elements"} : !g to !s
         axe.barrier at cta
       }
       axe.partition warps [2, 4) {
         axe.barrier at cta
         %b = axe.view %B[0, 0] : memref<16x8xf32> -> !g
-        axe.copy %s to %b at warp {schedule = "cpu.copy.scalar"} : !s to !g
+        axe.copy %s to %b at warp {schedule = "cpu.copy.elements"} : !s to !g
       }
     }
   }
@@ -57,7 +57,7 @@ func.func @lockstep(%A: memref<64x8xf32>, %B: memref<64x8xf32>) {
       axe.partition warps [0, 2) {
         scf.for %k = %c0 to %c64 step %c16 {
           %a = axe.view %A[%k, 0] : memref<64x8xf32> -> !g
-          axe.copy %a to %s at warp {schedule = "cpu.copy.scalar"} : !g to !s
+          axe.copy %a to %s at warp {schedule = "cpu.copy.elements"} : !g to !s
           axe.barrier at cta
           axe.barrier at cta
         }
@@ -66,7 +66,7 @@ func.func @lockstep(%A: memref<64x8xf32>, %B: memref<64x8xf32>) {
         scf.for %k = %c0 to %c64 step %c16 {
           axe.barrier at cta
           %b = axe.view %B[%k, 0] : memref<64x8xf32> -> !g
-          axe.copy %s to %b at warp {schedule = "cpu.copy.scalar"} : !s to !g
+          axe.copy %s to %b at warp {schedule = "cpu.copy.elements"} : !s to !g
           axe.barrier at cta
         }
       }

@@ -31,7 +31,7 @@ func.func @copy_transpose(%A: memref<8x8xf32>) {
 func.func @copy_forced_scalar(%A: memref<8x8xf32>) {
   %a = axe.view %A[0, 0] : memref<8x8xf32> -> !g
   %s = axe.alloc : !t
-  axe.copy %a to %s at cta {schedule = "cpu.copy.scalar"} : !g to !t
+  axe.copy %a to %s at cta {schedule = "cpu.copy.elements"} : !g to !t
   return
 }
 
@@ -43,7 +43,7 @@ func.func @copy_forced_scalar(%A: memref<8x8xf32>) {
 func.func @copy_unknown_schedule(%A: memref<8x8xf32>) {
   %a = axe.view %A[0, 0] : memref<8x8xf32> -> !g
   %s = axe.alloc : !t
-  // expected-error @+1 {{no schedule named 'nope' for axe.copy on target cpu; known: 'cpu.mesh' 'cpu.copy' 'cpu.copy.scalar'}}
+  // expected-error @+1 {{no schedule named 'nope' for axe.copy on target cpu; known: 'cpu.mesh' 'cpu.copy' 'cpu.copy.elements'}}
   axe.copy %a to %s at cta {schedule = "nope"} : !g to !t
   return
 }
@@ -136,7 +136,7 @@ func.func @copy_lane_dependent(%A: memref<32x8xf32>) {
     // expected-error @+4 {{no schedule for axe.copy on target cpu; every candidate declined}}
     // expected-note @+3 {{schedule 'cpu.mesh' (priority 20) declined: not at mesh scope}}
     // expected-note @+2 {{schedule 'cpu.copy' (priority 10) declined: an operand depends on 'laneid', which differs between the threads of one warp}}
-    // expected-note @+1 {{schedule 'cpu.copy.scalar' (priority 0) declined: an operand depends on 'laneid'}}
+    // expected-note @+1 {{schedule 'cpu.copy.elements' (priority 0) declined: an operand depends on 'laneid'}}
     axe.copy %g to %r at warp : !g to !r
   }
   return
@@ -157,8 +157,9 @@ func.func @fill_in_warp_dependent_loop(%v: f32) {
     scf.for %i = %w to %c8 step %c1 {
       %x = arith.index_cast %i : index to i32
       %f = arith.sitofp %x : i32 to f32
-      // expected-error @+2 {{no schedule for axe.fill on target cpu; every candidate declined}}
-      // expected-note @+1 {{schedule 'cpu.fill' (priority 10) declined: an operand depends on the thread coordinates through a block argument of scf.for}}
+      // expected-error @+3 {{no schedule for axe.fill on target cpu; every candidate declined}}
+      // expected-note @+2 {{schedule 'cpu.fill' (priority 10) declined: an operand depends on the thread coordinates through a block argument of scf.for}}
+      // expected-note @+1 {{schedule 'cpu.fill.elements' (priority 0) declined: an operand depends on the thread coordinates through a block argument of scf.for}}
       axe.fill %acc, %f at warp : !r
     }
   }

@@ -124,7 +124,7 @@ module attributes {axe.target = #axe.target<"sm_80">} {
 // CHECK-LABEL: func.func @register_tiles
 // CHECK: axe.alloc : !axe.buffer<64x64xf16, #axe.layout<[[TILE:S\[.*@tx.*\]]]>, reg>
 // CHECK: axe.alloc : !axe.buffer<64x64xf32, #axe.layout<[[TILE]]>, reg>
-// CHECK: axe.elementwise {{.*}} {schedule = {sm_80 = "nvvm.elementwise.simt"}}
+// CHECK: axe.elementwise {{.*}} {schedule = {sm_80 = "nvvm.elementwise.elements"}}
 module attributes {axe.target = #axe.target<"sm_80">} {
   func.func @register_tiles(%X: memref<64x64xf16>, %Y: memref<64x64xf32>) {
     axe.kernel grid [1] threads 128 {

@@ -70,7 +70,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
         axe.fill %row, %false at cta : !srow
       }
       %b = axe.view %B[0, 0] : memref<4x16xi1> -> !g
-      axe.copy %s to %b at cta {schedule = {cpu = "cpu.copy.scalar"}} : !s to !g
+      axe.copy %s to %b at cta {schedule = {cpu = "cpu.copy.elements"}} : !s to !g
     }
     return
   }

@@ -35,7 +35,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
       axe.copy %s to %b at cta : !s to !gb
       %ta = axe.view %A[%r, 2] : memref<4x6xf32, strided<[-20, 2], offset: 60>> -> !ta
       %tb = axe.view %B2[2, 0] : memref<4x6xf32, strided<[1, -4], offset: 20>> -> !tb
-      axe.copy %ta to %tb at cta {schedule = {cpu = "cpu.copy.scalar"}} : !ta to !tb
+      axe.copy %ta to %tb at cta {schedule = {cpu = "cpu.copy.elements"}} : !ta to !tb
     }
     return
   }

@@ -44,7 +44,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
       %r = axe.view %A[3, 0] : memref<6x10xf32> -> !axe.buffer<1x10xf32, #axe.layout<S[(1, 10) : (10, 1)]>, global>
       %s2 = axe.alloc : !one
       axe.fill %s2, %half at cta : !one
-      axe.reduce sum %r into %s2 dims [0, 1] at cta {accumulate, schedule = {cpu = "cpu.reduce.scalar"}}
+      axe.reduce sum %r into %s2 dims [0, 1] at cta {accumulate, schedule = {cpu = "cpu.reduce.elements"}}
           : !axe.buffer<1x10xf32, #axe.layout<S[(1, 10) : (10, 1)]>, global> into !one
       // O[3] = product of A[3][1..4]: 2 * 3 * 4 * 5.
       %p = axe.view %A[3, 1] : memref<6x10xf32> -> !axe.buffer<1x4xf32, #axe.layout<S[(1, 4) : (10, 1)]>, global>

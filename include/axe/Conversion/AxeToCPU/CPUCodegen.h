@@ -11,8 +11,8 @@
 #ifndef AXE_CONVERSION_AXETOCPU_CPUCODEGEN_H
 #define AXE_CONVERSION_AXETOCPU_CPUCODEGEN_H
 
+#include "axe/Codegen/ElementOperand.h"
 #include "axe/Codegen/ElementOps.h"
-#include "axe/Conversion/AxeToCPU/CPUStorage.h"
 #include "axe/Dialect/Axe/IR/OperatorShapes.h"
 
 #include "mlir/IR/Builders.h"
@@ -21,21 +21,10 @@
 namespace axe {
 
 /// A tile as the CPU code sees it: the layout and logical shape from its
-/// type, the 1-D memref holding its storage, and where it sits in it.
-struct CPUBuffer {
-  Layout layout;
-  Shape shape;
-  mlir::Type elementType;
-  /// A rank-1 memref of elementType (any strided form with unit stride).
-  mlir::Value memory;
-  /// How coordinates map into `memory`.
-  StoragePlan storage = StoragePlan::linear(0);
-  /// Run-time offsets added before the swizzle (dynamic region starts).
-  CoordValue extra;
-  /// A known divisor of the run-time offset on m (0 when there is none), so
-  /// swizzled vector accesses can be proven not to cross a swizzle block.
-  int64_t extraAlignment = 0;
-};
+/// type, the 1-D memref holding its storage (every axis its layout reaches
+/// is a dim of it, StoragePlan), and the run-time offsets of its slice
+/// starts.
+using CPUBuffer = ElementOperand;
 
 /// Knobs of the emitted code.
 struct CPUCodegenOptions {

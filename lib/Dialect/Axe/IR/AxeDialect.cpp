@@ -62,11 +62,6 @@ std::optional<ScopeKind> axe::getAxisScope(llvm::StringRef axis) {
   return ScopeKind::Kernel;
 }
 
-llvm::SmallVector<std::string, 4>
-axe::getPlacementAxes(const TileLayout &layout) {
-  return placementAxes(layout);
-}
-
 /// Bytes that `elements` elements of `type` take; saturates so that sums of
 /// footprints cannot wrap either.
 static int64_t footprintBytes(BufferType type, int64_t elements) {
@@ -237,7 +232,7 @@ std::optional<std::string> axe::checkLayoutForMemorySpace(const Layout &layout,
                                                           MemorySpace space) {
   SpaceRule rule = ruleFor(space);
   std::string spaceName = stringifyMemorySpace(space).str();
-  for (const std::string &axis : getPlacementAxes(layout.tile())) {
+  for (const std::string &axis : placementAxes(layout.tile())) {
     if (allows(rule, axis))
       continue;
     std::string kind = axisKindName(axisKind(axis)).str() + " axis";
@@ -271,7 +266,7 @@ std::optional<BufferOwner> axe::getBufferOwner(BufferType type) {
   if (!type.hasLayout())
     return std::nullopt;
   llvm::SmallVector<std::string, 4> axes =
-      getPlacementAxes(type.getLayout().tile());
+      placementAxes(type.getLayout().tile());
   // The widest scope among the axes of a given kind.
   auto widest = [&](auto pred) {
     BufferOwner owner{ScopeKind::Thread, ""};

@@ -191,7 +191,7 @@ LogicalResult ViewOp::verify() {
                          << shapeStr(localShape)
                          << ") distributed over device axes: "
                          << grid.message();
-  for (const std::string &axis : getPlacementAxes(*grid))
+  for (const std::string &axis : placementAxes(*grid))
     if (!isDeviceAxis(axis))
       return emitOpError() << "result layout " << tile.str()
                            << " distributes the memref's tile over '" << axis

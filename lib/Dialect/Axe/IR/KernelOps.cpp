@@ -266,7 +266,7 @@ LogicalResult KernelOp::verifyRegions() {
     Result<std::map<std::string, AxisReach>> reach = axisReach(layout);
     if (!reach)
       return owner->emitOpError() << reach.message();
-    for (const std::string &axis : getPlacementAxes(layout.tile())) {
+    for (const std::string &axis : placementAxes(layout.tile())) {
       if (isDeviceAxis(axis))
         continue;
       if (target && !target->hasAxis(axis))

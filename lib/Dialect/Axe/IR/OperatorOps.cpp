@@ -115,7 +115,7 @@ static LogicalResult verifyOwnership(Operation *op, ScopeAttr scope,
         axisReach(type.getLayout());
     if (!reach)
       return error() << "cannot be placed: " << reach.message();
-    for (const std::string &axis : getPlacementAxes(type.getLayout().tile())) {
+    for (const std::string &axis : placementAxes(type.getLayout().tile())) {
       if (!isDeviceAxis(axis))
         continue;
       std::optional<int64_t> extent = scope.getMeshExtent(axis);

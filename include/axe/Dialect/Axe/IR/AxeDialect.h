@@ -11,6 +11,7 @@
 #define AXE_DIALECT_AXE_IR_AXEDIALECT_H
 
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Placement.h"
 #include "axe/Layout/Swizzle.h"
 #include "axe/Layout/TileLayout.h"
 #include "axe/Target/Target.h"
@@ -57,10 +58,6 @@ LayoutAttrInterface getLayoutAttr(mlir::MLIRContext *context,
 /// on; device axes (gpuid and user-named axes) number the devices of a mesh
 /// (Mesh). Memory axes enumerate no threads: std::nullopt.
 std::optional<ScopeKind> getAxisScope(llvm::StringRef axis);
-
-/// The axes on which a layout actually places data: iters of extent > 1 and
-/// stride != 0 (shard and replica) and non-zero offsets. Sorted by name.
-llvm::SmallVector<std::string, 4> getPlacementAxes(const TileLayout &layout);
 
 /// Bytes of `space` the layout occupies: (largest m coordinate + 1) times the
 /// element size, the swizzle's blocks included. 0 for layouts not on m.

@@ -1,13 +1,16 @@
-//===- CPUStorage.h - Flat CPU storage of a layout --------------*- C++ -*-===//
+//===- StoragePlan.h - Which axes address a buffer's memory -----*- C++ -*-===//
 //
-// On the CPU a CTA runs as one thread, so every axis a layout places data on
-// (m and the thread axes alike) is a dim of one flat array. This is the CPU's
-// storage decision; other targets keep registers in registers.
+// A buffer's memory is one flat array; a storage plan says which axes of a
+// physical coordinate index it, from which low coordinate, at which stride.
+// Backends decide the plan: on the CPU a CTA runs as one thread, so every
+// axis a layout places data on (m and the thread axes alike) is a dim of the
+// array; on a GPU only m addresses memory, and a thread axis names the
+// thread whose registers hold the element.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AXE_CONVERSION_AXETOCPU_CPUSTORAGE_H
-#define AXE_CONVERSION_AXETOCPU_CPUSTORAGE_H
+#ifndef AXE_CODEGEN_STORAGEPLAN_H
+#define AXE_CODEGEN_STORAGEPLAN_H
 
 #include "axe/Codegen/LayoutEmitter.h"
 
@@ -30,6 +33,10 @@ public:
   static Result<StoragePlan> forLayout(const Layout &layout);
   /// Plain linear memory on m starting at 0 of `size` elements (a memref).
   static StoragePlan linear(int64_t size);
+  /// Memory on m holding the coordinates [lo, lo + size); coordinates on
+  /// other axes are not addresses (on a GPU they say which thread holds the
+  /// element) and are ignored.
+  static StoragePlan onlyM(int64_t lo, int64_t size);
   /// This storage repeated `count` times along a new slowest dim on `axis`:
   /// one copy per instance of a scope (e.g. per warp, indexed by warpid) for
   /// a buffer each instance holds privately. Fails when `axis` already is a
@@ -48,8 +55,11 @@ public:
 private:
   llvm::SmallVector<Dim, 4> storageDims;
   int64_t totalSize = 1;
+  /// Whether a coordinate on an axis without a dim is a caller's error
+  /// (every axis is memory) rather than an axis to ignore (onlyM).
+  bool everyAxisAddresses = true;
 };
 
 } // namespace axe
 
-#endif // AXE_CONVERSION_AXETOCPU_CPUSTORAGE_H
+#endif // AXE_CODEGEN_STORAGEPLAN_H

@@ -1,6 +1,6 @@
-//===- CPUStorage.cpp - Flat CPU storage of a layout ----------------------===//
+//===- StoragePlan.cpp - Which axes address a buffer's memory -------------===//
 
-#include "axe/Conversion/AxeToCPU/CPUStorage.h"
+#include "axe/Codegen/StoragePlan.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -54,6 +54,14 @@ StoragePlan StoragePlan::linear(int64_t size) {
   return plan;
 }
 
+StoragePlan StoragePlan::onlyM(int64_t lo, int64_t size) {
+  StoragePlan plan;
+  plan.storageDims.push_back({std::string(kDefaultAxis), lo, size, 1});
+  plan.totalSize = size;
+  plan.everyAxisAddresses = false;
+  return plan;
+}
+
 Result<StoragePlan> StoragePlan::withInstances(llvm::StringRef axis,
                                                int64_t count) const {
   if (count < 1)
@@ -93,10 +101,11 @@ Value StoragePlan::emitAddress(OpBuilder &b, Location loc,
     if (Value v = c.lookup(d.axis))
       addr = addIndex(b, loc, addr, mulIndex(b, loc, v, d.stride));
   }
-  assert(
-      llvm::all_of(c.entries(),
-                   [&](const auto &e) { return find(e.first) != nullptr; }) &&
-      "coordinate on an axis without storage");
+  assert((!everyAxisAddresses || llvm::all_of(c.entries(),
+                                              [&](const auto &e) {
+                                                return find(e.first) != nullptr;
+                                              })) &&
+         "coordinate on an axis without storage");
   if (constant != 0 || !addr)
     addr = addIndex(b, loc, addr, indexConstant(b, loc, int64_t(constant)));
   return addr;
