@@ -177,17 +177,20 @@ double PageBuffer::hugeFraction() const {
 
 /// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
 /// column-major one, on 4 KiB or 2 MiB pages: 4096 rows of 16 KiB (8 KiB)
-/// each, so every row of a tile is a page of its own on 4 KiB pages.
-void transposeBench(benchmark::State &state, bool vectorize,
-                    int64_t block = CPUCodegenOptions().transposeBlock,
-                    int64_t blockDst = CPUCodegenOptions().transposeBlockDst,
-                    bool huge = false, bool half = false,
+/// each, so every row of a tile is a page of its own on 4 KiB pages. `block`
+/// and `blockDst` are the cache block's elements along the source's and the
+/// destination's contiguous loops (the first for 32-bit and paired 16-bit
+/// tiles alike); -1 keeps the defaults.
+void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
+                    int64_t blockDst = -1, bool huge = false, bool half = false,
                     bool streaming = true) {
   CPUCodegenOptions opts;
   opts.vectorLanes32 = vectorize ? hostVectorUnit().lanes32() : 1;
   opts.transposeVectors = vectorize;
-  opts.transposeBlock = block;
-  opts.transposeBlockDst = blockDst;
+  if (block >= 0)
+    opts.transposeBlock = opts.transposeBlockPaired16 = block;
+  if (blockDst >= 0)
+    opts.transposeBlockDst = blockDst;
   if (!streaming)
     opts.transposeStreamingBytes = 0;
   Jitted k(
@@ -226,9 +229,7 @@ void BM_TransposeGenerated(benchmark::State &state) {
 }
 /// Regular stores only: the baseline of the streaming stores.
 void BM_TransposeGeneratedNoStreaming(benchmark::State &state) {
-  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
-                 CPUCodegenOptions().transposeBlockDst, false, false,
-                 /*streaming=*/false);
+  transposeBench(state, true, -1, -1, false, false, /*streaming=*/false);
 }
 
 /// The transpose and memcpy on huge pages: on 4 KiB pages a 4096^2
@@ -238,22 +239,20 @@ void BM_MemcpyHugePages(benchmark::State &state) {
   memcpyBench(state, true, false);
 }
 void BM_TransposeGeneratedHugePages(benchmark::State &state) {
-  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
-                 CPUCodegenOptions().transposeBlockDst, /*huge=*/true);
+  transposeBench(state, true, -1, -1, /*huge=*/true);
 }
 
-/// f16: 32 x 32 tiles with 512-bit vectors, half the bytes of f32.
+/// f16: tiles of 16 x 32 elements with 512-bit vectors (two rows of the source
+/// per vector), half the bytes of f32.
 void BM_MemcpyF16(benchmark::State &state) { memcpyBench(state, false, true); }
 void BM_TransposeGeneratedF16(benchmark::State &state) {
-  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
-                 CPUCodegenOptions().transposeBlockDst, false, /*half=*/true);
+  transposeBench(state, true, -1, -1, false, /*half=*/true);
 }
 void BM_MemcpyF16HugePages(benchmark::State &state) {
   memcpyBench(state, true, true);
 }
 void BM_TransposeGeneratedF16HugePages(benchmark::State &state) {
-  transposeBench(state, true, CPUCodegenOptions().transposeBlock,
-                 CPUCodegenOptions().transposeBlockDst, true, true);
+  transposeBench(state, true, -1, -1, true, true);
 }
 
 /// The in-register transpose without cache blocking: tiles in row order of
@@ -467,15 +466,68 @@ double gemmError(int64_t n, const std::vector<float> &a,
   return worst;
 }
 
-/// The GEMM rate of `state`'s run, and the fraction of the host's FMA peak
-/// at `vectorBits` (0: the widest) on `cores` cores that it reached.
-void reportGemmRate(benchmark::State &state, int64_t n, double seconds,
-                    int64_t vectorBits, int64_t cores) {
+/// Runs the GEMM `run` once per iteration of `state`, each timed on its own
+/// (the benchmark's time is manual: the GEMMs' alone), and reports its rate
+/// and the fraction of the FMA peak at `vectorBits` (0: the widest) on
+/// `cores` cores that it reached. The peak is sampled between the runs, a
+/// quarter of their time, so that both see the same clock (PeakProbe);
+/// `peak_at_start` is the ratio against the peak measured at start-up.
+void timeGemm(benchmark::State &state, int64_t n, int64_t vectorBits,
+              int64_t cores, llvm::function_ref<void()> run) {
+  PeakProbe probe;
+  double seconds = 0;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    run();
+    double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    state.SetIterationTime(s);
+    seconds += s;
+    probe.sample(vectorBits, s / 4);
+  }
   double gflops = 2.0 * n * n * n * state.iterations() / seconds / 1e9;
   state.counters["GFLOP/s"] = gflops;
-  double peak = hostPeak().gflops(vectorBits) * cores;
-  if (peak > 0)
+  if (double peak = probe.gflops() * cores; peak > 0) {
     state.counters["of_peak"] = gflops / peak;
+    state.counters["peak"] = peak;
+  }
+  if (double peak = hostPeak().gflops(vectorBits) * cores; peak > 0)
+    state.counters["of_peak_at_start"] = gflops / peak;
+}
+
+/// Times the axe GEMM kernel `inType` x `inType` -> f32 of n x n matrices with
+/// CTA tiles `tiles`, and checks its product.
+void runGemmAxe(benchmark::State &state, const char *inType, int64_t n,
+                int64_t vectorBits, bool openmp, bool outline, GemmTiles tiles,
+                bool staged, bool inferred) {
+  AxeKernel k(gemmKernel(n, inType, vectorBits, tiles, staged, inferred),
+              cpuOptions(vectorBits, openmp, outline));
+  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
+  std::vector<float> c(n * n, 0.f);
+  std::vector<uint16_t> a16(n * n), b16(n * n);
+  bool narrow = std::string(inType) != "f32";
+  auto conv = std::string(inType) == "bf16" ? toBF16 : toF16;
+  for (int64_t i = 0; narrow && i < n * n; ++i) {
+    a16[i] = conv(a[i]);
+    b16[i] = conv(b[i]);
+  }
+  void *pa = narrow ? (void *)a16.data() : (void *)a.data();
+  void *pb = narrow ? (void *)b16.data() : (void *)b.data();
+  timeGemm(state, n, vectorBits,
+           openmp ? std::thread::hardware_concurrency() : 1, [&] {
+             k.run(n, {pa, pb, c.data()});
+           });
+  // Beside the widened bf16 path, what the host's native bf16 dot products
+  // (AVX512-BF16) would allow on the same cores.
+  double dotPeak = hostPeak().gflopsBF16Dot *
+                   (openmp ? std::thread::hardware_concurrency() : 1);
+  if (std::string(inType) == "bf16" && dotPeak > 0)
+    state.counters["of_bf16_dot_peak"] = state.counters["GFLOP/s"] / dotPeak;
+  double err = gemmError(n, a, b, c);
+  state.counters["max_err"] = err;
+  if (err > 1e-3 * n)
+    state.SkipWithError("the kernel's product is wrong");
 }
 
 /// Times the axe GEMM kernel: state.range(0) = n, range(1) = vector bits
@@ -491,37 +543,16 @@ void gemmAxe(benchmark::State &state, const char *inType) {
   bool inferred = state.range(5) != 0;
   GemmTiles tiles =
       staged ? GemmTiles{128, 128, 128} : GemmTiles{256, 256, 128};
-  AxeKernel k(gemmKernel(n, inType, vectorBits, tiles, staged, inferred),
-              cpuOptions(vectorBits, openmp, state.range(3) != 0));
-  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
-  std::vector<float> c(n * n, 0.f);
-  std::vector<uint16_t> a16(n * n), b16(n * n);
-  bool narrow = std::string(inType) != "f32";
-  auto conv = std::string(inType) == "bf16" ? toBF16 : toF16;
-  for (int64_t i = 0; narrow && i < n * n; ++i) {
-    a16[i] = conv(a[i]);
-    b16[i] = conv(b[i]);
-  }
-  void *pa = narrow ? (void *)a16.data() : (void *)a.data();
-  void *pb = narrow ? (void *)b16.data() : (void *)b.data();
-  auto start = std::chrono::steady_clock::now();
-  for (auto _ : state)
-    k.run(n, {pa, pb, c.data()});
-  reportGemmRate(
-      state, n,
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count(),
-      vectorBits, openmp ? std::thread::hardware_concurrency() : 1);
-  // Beside the widened bf16 path, what the host's native bf16 dot products
-  // (AVX512-BF16) would allow on the same cores.
-  double dotPeak = hostPeak().gflopsBF16Dot *
-                   (openmp ? std::thread::hardware_concurrency() : 1);
-  if (std::string(inType) == "bf16" && dotPeak > 0)
-    state.counters["of_bf16_dot_peak"] = state.counters["GFLOP/s"] / dotPeak;
-  double err = gemmError(n, a, b, c);
-  state.counters["max_err"] = err;
-  if (err > 1e-3 * n)
-    state.SkipWithError("the kernel's product is wrong");
+  runGemmAxe(state, inType, n, vectorBits, openmp, state.range(3) != 0, tiles,
+             staged, inferred);
+}
+
+/// The direct kernel with the CTA tile of the arguments: n, tm, tn, tk, at
+/// the host's vector width, one thread.
+void BM_GemmAxeTiles(benchmark::State &state) {
+  runGemmAxe(state, "f32", state.range(0), 0, false, true,
+             GemmTiles{state.range(1), state.range(2), state.range(3)}, false,
+             false);
 }
 
 void BM_GemmAxeF32(benchmark::State &state) { gemmAxe(state, "f32"); }
@@ -534,17 +565,12 @@ void BM_OpenBLASSgemm(benchmark::State &state) {
   openblas_set_num_threads(int(state.range(1)));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
-  auto start = std::chrono::steady_clock::now();
-  for (auto _ : state)
+  // OpenBLAS 0.3.21 runs 256-bit kernels on the hosts measured so far.
+  timeGemm(state, n, 256, state.range(1), [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
                 int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
                 c.data(), int(n));
-  // OpenBLAS 0.3.21 runs 256-bit kernels on the hosts measured so far.
-  reportGemmRate(
-      state, n,
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count(),
-      256, state.range(1));
+  });
 }
 
 /// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
@@ -612,6 +638,20 @@ BENCHMARK(BM_TransposeGeneratedBlock)
     ->Args({128, 1024, 0, 0})
     ->Args({256, 256, 1, 0})
     ->Args({256, 1024, 1, 0})
+    ->Args({32, 32, 1, 0})
+    ->Args({64, 64, 1, 0})
+    ->Args({128, 32, 1, 0})
+    ->Args({32, 128, 1, 0})
+    ->Args({1024, 32, 1, 0})
+    ->Args({4096, 32, 1, 0})
+    ->Args({128, 512, 1, 0})
+    ->Args({32, 512, 1, 0})
+    ->Args({32, 1024, 1, 0})
+    ->Args({32, 256, 1, 0})
+    ->Args({64, 512, 1, 0})
+    ->Args({128, 512, 1, 1})
+    ->Args({32, 512, 1, 1})
+    ->Args({32, 1024, 1, 1})
     // On 2 MiB pages rows 16 KiB apart fall into few cache sets: smaller
     // blocks.
     ->Args({128, 512, 0, 1})
@@ -657,7 +697,28 @@ BENCHMARK(BM_GemmAxeF32)
     ->Args({512, 0, 1, 1, 0, 0})
     ->Args({512, 256, 1, 1, 0, 0})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseManualTime();
+/// The largest of a benchmark's repetitions, for its counters (GFLOP/s,
+/// of_peak): what the code does when the neighbours of a shared host leave
+/// it alone. (For its times it is the slowest repetition.)
+double maxOf(const std::vector<double> &v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+// The direct kernel's CTA tile at 2048^3 (host vector width, 1 thread): the
+// sweep behind the tile the rows above use.
+BENCHMARK(BM_GemmAxeTiles)
+    ->ArgNames({"n", "tm", "tn", "tk"})
+    ->Args({2048, 256, 256, 128})
+    ->Args({2048, 512, 256, 128})
+    ->Args({2048, 256, 512, 128})
+    ->Args({2048, 128, 256, 128})
+    ->Args({2048, 256, 256, 256})
+    ->Args({2304, 256, 256, 128})
+    ->Args({512, 256, 256, 128})
+    ->ComputeStatistics("max", maxOf)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime();
 BENCHMARK(BM_GemmAxeF16)
     ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
     ->Args({512, 0, 0, 1, 0, 0})
@@ -665,13 +726,13 @@ BENCHMARK(BM_GemmAxeF16)
     ->Args({512, 0, 0, 1, 1, 0})
     ->Args({512, 0, 0, 1, 1, 1})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseManualTime();
 BENCHMARK(BM_GemmAxeBF16)
     ->ArgNames({"n", "vbits", "openmp", "outline", "staged", "inferred"})
     ->Args({512, 0, 0, 1, 0, 0})
     ->Args({512, 256, 0, 1, 0, 0})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseManualTime();
 BENCHMARK(BM_OpenBLASSgemm)
     ->ArgNames({"n", "threads"})
     ->Args({512, 1})
@@ -679,7 +740,7 @@ BENCHMARK(BM_OpenBLASSgemm)
     ->Args({2048, 2})
     ->Args({512, 2})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->UseManualTime();
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);

@@ -38,6 +38,24 @@ struct HostPeak {
 /// Measured once per process (about 0.5 s).
 const HostPeak &hostPeak();
 
+/// The FMA rate of one core, sampled between the timed runs of a benchmark.
+/// A rate and the peak it is compared with then see the same clock and the
+/// same neighbours: on a shared VM the clock moved between 2.9 and 3.55 GHz
+/// within minutes, more than the differences a ratio to the peak shows, so
+/// a peak measured once at start-up made the ratio of a later case wrong by
+/// up to 20 %.
+class PeakProbe {
+public:
+  /// Runs independent FMAs at `vectorBits` (0: the widest the host has) for
+  /// about `seconds` (at least one short burst).
+  void sample(int64_t vectorBits, double seconds);
+  /// GFLOP/s over every sample; 0 before one or where the unit is missing.
+  double gflops() const { return seconds_ > 0 ? flops_ / seconds_ / 1e9 : 0; }
+
+private:
+  double flops_ = 0, seconds_ = 0;
+};
+
 } // namespace axe::bench
 
 #endif // AXE_BENCH_HOSTPEAK_H

@@ -324,24 +324,41 @@ TEST(CPUCodegen, StreamingBlockedTransposeEveryCell) {
   }
 }
 
-// f16 transposes: 16 x 16 tiles with 512-bit vectors (8 x 8 with 256-bit
-// ones), rows moved in 32- and 64-bit lanes and streamed as 16-bit
-// integers. Every element a distinct bit pattern, copied bit-exactly, on
-// memory aligned to the vector and off it, every cell checked.
+// f16 transposes: tiles of 16 source rows with 512-bit vectors (8 with
+// 256-bit ones), 32 (16) of them where the destination's contiguous dim
+// allows, two rows per vector; rows moved in 32- and 64-bit lanes and
+// streamed as 16-bit integers. Every element a distinct bit pattern, copied
+// bit-exactly, on memory aligned to the vector and off it, every cell
+// checked.
 TEST(CPUCodegen, F16TransposeEveryCell) {
   struct Case {
     Shape shape;
     const char *src, *dst;
-    int64_t tile16; // the tile with lanes32 16: 8 where 16 does not divide
+    // The plan with lanes32 16 and with 8: rows by lanes along the
+    // destination's contiguous dim.
+    const char *plan16, *plan8;
   };
   const Case cases[] = {
-      {{48, 80}, "S[(48, 80) : (80, 1)]", "S[(48, 80) : (1, 48)]", 16},
-      {{96, 272}, "S[(96, 272) : (272, 1)]", "S[(96, 272) : (1, 96)]", 16},
-      {{96, 264}, "S[(96, 264) : (264, 1)]", "S[(96, 264) : (1, 96)]", 8},
+      {{48, 80},
+       "S[(48, 80) : (80, 1)]",
+       "S[(48, 80) : (1, 48)]",
+       "transpose 16x16",
+       "transpose 8x16"},
+      {{96, 272},
+       "S[(96, 272) : (272, 1)]",
+       "S[(96, 272) : (1, 96)]",
+       "transpose 16x32",
+       "transpose 8x16"},
+      {{96, 264},
+       "S[(96, 264) : (264, 1)]",
+       "S[(96, 264) : (1, 96)]",
+       "transpose 8x16",
+       "transpose 8x16"},
       {{3, 72, 48},
        "S[(3, 72, 48) : (3456, 48, 1)]",
        "S[(3, 72, 48) : (3456, 1, 72)]",
-       8},
+       "transpose 8x8",
+       "transpose 8x8"},
   };
   for (const Case &c : cases)
     for (int64_t lanes32 : {16, 8})
@@ -365,9 +382,8 @@ TEST(CPUCodegen, F16TransposeEveryCell) {
           opts.transposeBlockDst = 64;
           opts.transposeStreamingBytes = streamingBytes;
           CPUBuffer s = k.buffer(0, src), d = k.buffer(1, dst);
-          std::string tile = std::to_string(lanes32 == 16 ? c.tile16 : 8);
           EXPECT_EQ(describeCopyPlan(s, d, opts),
-                    "transpose " + tile + "x" + tile);
+                    lanes32 == 16 ? c.plan16 : c.plan8);
           Result<bool> r = emitCopy(b, k.loc, s, d, opts);
           ASSERT_TRUE(bool(r)) << r.message();
           ASSERT_TRUE(succeeded(verify(*k.module)));

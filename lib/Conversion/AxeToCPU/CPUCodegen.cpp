@@ -108,7 +108,11 @@ struct CopyPlan {
   unsigned loopA = 0;
   /// Transpose: dst-contiguous loop.
   unsigned loopB = 0;
+  /// Vector: its lanes. Transpose: lanes along loopA (the tile's rows).
   int64_t lanes = 1;
+  /// Transpose: lanes along loopB, `lanes` or twice as many (16-bit rows
+  /// paired into one vector, below).
+  int64_t lanesB = 1;
   bool srcBroadcast = false;
 };
 
@@ -153,7 +157,18 @@ CopyPlan planCopy(const IterSpace &space, const Access &src, const Access &dst,
         plan.kind = CopyPlan::Transpose;
         plan.loopA = a;
         plan.loopB = bl;
-        plan.lanes = lanes;
+        plan.lanes = plan.lanesB = lanes;
+        // A tile of 2w x w 16-bit elements: rows k and k + w of the source
+        // share one vector of 2w lanes, the rounds of transposeRows16 act on
+        // each half alone, and each result is a 2w-lane row of the
+        // destination. Half as many instructions per element, and the
+        // destination is written in whole cache lines where a w-lane row of
+        // 16-bit elements is half of one.
+        int64_t wide = 2 * lanes;
+        if (elementBits(dst.buffer->ref.elementType) == 16 && lanes >= 4 &&
+            wide <= lanesFor(dst.buffer->ref.elementType, opts.vectorLanes32) &&
+            contiguousAlong(space, bl, 1, dst, wide, /*replicas=*/true))
+          plan.lanesB = wide;
         return plan;
       }
     }
@@ -285,7 +300,7 @@ std::string describeCopyPlan(const CPUBuffer &src, const CPUBuffer &dst,
     return "vector x" + std::to_string(plan.lanes);
   case CopyPlan::Transpose:
     return "transpose " + std::to_string(plan.lanes) + "x" +
-           std::to_string(plan.lanes);
+           std::to_string(plan.lanesB);
   case CopyPlan::Scalar:
     break;
   }
@@ -439,11 +454,11 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     // stays in cache and in the TLB while it is read and written, instead
     // of one column of the destination being touched per row of the source.
     unsigned a = plan.loopA, bl = plan.loopB;
-    int64_t w = plan.lanes;
+    int64_t w = plan.lanes, wB = plan.lanesB;
     enum Role { Other, ABlock, ATile, ALane, BBlock, BTile, BLane };
     SmallVector<Role> roles(n, Other);
     auto splitInto = [&](unsigned index, Role block, Role tile, Role lane,
-                         int64_t limit) {
+                         int64_t w, int64_t limit) {
       space.split(index, w);
       roles.insert(roles.begin() + index, block);
       roles[index + 1] = lane;
@@ -466,16 +481,16 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         roles.insert(roles.begin() + index + 1, tile);
       }
     };
-    int64_t blockA = opts.transposeBlock;
+    int64_t blockA = wB > w ? opts.transposeBlockPaired16 : opts.transposeBlock;
     int64_t blockB = opts.transposeBlockDst > 0 ? opts.transposeBlockDst
                                                 : opts.transposeBlock;
     // The later loop first, so that the earlier index stays valid.
     if (a > bl) {
-      splitInto(a, ABlock, ATile, ALane, blockA);
-      splitInto(bl, BBlock, BTile, BLane, blockB);
+      splitInto(a, ABlock, ATile, ALane, w, blockA);
+      splitInto(bl, BBlock, BTile, BLane, wB, blockB);
     } else {
-      splitInto(bl, BBlock, BTile, BLane, blockB);
-      splitInto(a, ABlock, ATile, ALane, blockA);
+      splitInto(bl, BBlock, BTile, BLane, wB, blockB);
+      splitInto(a, ABlock, ATile, ALane, w, blockA);
     }
     unsigned total = space.loops().size();
     auto indexOf = [&](Role r) -> int {
@@ -491,8 +506,19 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     for (unsigned l = 0; l < total; ++l)
       if (roles[l] == Other || roles[l] == ABlock || roles[l] == BBlock)
         order.push_back(l);
-    order.push_back(indexOf(ATile));
-    order.push_back(indexOf(BTile));
+    // With paired 16-bit rows it is the other way round: a tile writes whole
+    // lines of the destination but reads half lines of the source, and the
+    // rows of a block of the source (a page apart when rows are 4 KiB or
+    // more) share the few cache sets their page offset selects, so the
+    // other half of each line must be read by the next tile, before the
+    // line is evicted.
+    if (wB > w) {
+      order.push_back(indexOf(BTile));
+      order.push_back(indexOf(ATile));
+    } else {
+      order.push_back(indexOf(ATile));
+      order.push_back(indexOf(BTile));
+    }
     unsigned aIn = indexOf(ALane), bIn = indexOf(BLane);
     // Streaming (non-temporal) stores for a destination too large to stay
     // in cache: each tile row is one w-lane vector, a whole cache line with
@@ -501,7 +527,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     // address is checked once, each tile's addresses per tile (a
     // predictable branch), and a tile that is not aligned stores as usual.
     int64_t eb = elementBytes(dst.ref.elementType);
-    int64_t vecBytes = w * eb;
+    int64_t vecBytes = wB * eb;
     int64_t dstBytes = eb;
     for (int64_t e : dst.ref.shape)
       dstBytes *= e;
@@ -532,12 +558,20 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     ivs.assign(total, Value());
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
       SmallVector<Value> rows;
-      for (int64_t jb = 0; jb < w; ++jb) {
+      for (int64_t jb = 0; jb < wB; ++jb) {
         ivs[aIn] = Value();
         ivs[bIn] = indexConstant(nb, loc, jb);
         Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
         rows.push_back(castElements(nb, loc, load(nb, loc, src, addr, w),
                                     dst.ref.elementType));
+      }
+      if (wB > w) {
+        SmallVector<int64_t> both(wB);
+        std::iota(both.begin(), both.end(), 0);
+        for (int64_t k = 0; k < w; ++k)
+          rows[k] =
+              vector::ShuffleOp::create(nb, loc, rows[k], rows[k + w], both);
+        rows.resize(w);
       }
       SmallVector<Value> cols = elementBits(dst.ref.elementType) == 16 && w >= 4
                                     ? transposeRows16(nb, loc, rows)
@@ -560,7 +594,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       for (auto &st : ArrayRef(stores).drop_front())
         any = arith::OrIOp::create(nb, loc, any, st.second);
       Value low =
-          arith::AndIOp::create(nb, loc, any, indexConstant(nb, loc, w - 1));
+          arith::AndIOp::create(nb, loc, any, indexConstant(nb, loc, wB - 1));
       Value aligned = arith::AndIOp::create(
           nb, loc, baseAligned,
           arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq, low,
