@@ -198,9 +198,9 @@ void Machine::execTcgen05Mma(const Inst &i) {
                                 dAddress, d.column, d.column + n - 1));
     TensorInput kind = id.aType == 1 ? TensorInput::BF16 : TensorInput::F16;
     std::vector<double> a, b;
-    if (!readKMajorOperand(i, l, "tcgen05.mma", "A", da, descA, m, k, kind,
+    if (!readSharedOperand(i, l, "tcgen05.mma", "A", da, descA, m, k, kind,
                            a) ||
-        !readKMajorOperand(i, l, "tcgen05.mma", "B", db, descB, n, k, kind, b))
+        !readSharedOperand(i, l, "tcgen05.mma", "B", db, descB, n, k, kind, b))
       return;
     double scaleA = id.negateA ? -1.0 : 1.0, scaleB = id.negateB ? -1.0 : 1.0;
     for (int r = 0; r < m; ++r) {

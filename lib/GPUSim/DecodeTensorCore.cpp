@@ -121,11 +121,14 @@ LogicalResult Decoder::wgmma(Operation *o) {
   if (m != 64 || n < 8 || n > 256 || n % 8)
     return o->emitError("axe-gpu-run: wgmma m64nNkK with N a multiple of 8 "
                         "up to 256");
-  if (w.getLayoutA() != NVVM::MMALayout::row ||
-      w.getLayoutB() != NVVM::MMALayout::col)
+  // A <col> and B <row> are MN-major (the ISA's .trans-a / .trans-b), which
+  // it defines for 16-bit inputs only.
+  bool mnA = w.getLayoutA() == NVVM::MMALayout::col,
+       mnB = w.getLayoutB() == NVVM::MMALayout::row;
+  if ((mnA || mnB) && eightBit)
     return o->emitError("axe-gpu-run: MN-major wgmma operands (A <col>, B "
-                        "<row>) are not modelled; K-major (A <row>, B <col>) "
-                        "are");
+                        "<row>) of 8-bit floats: the PTX ISA transposes "
+                        "16-bit inputs only");
   FailureOr<ElementInfo> acc = info(w.getInouts().getType(), o);
   if (failed(acc))
     return failure();
@@ -151,7 +154,9 @@ LogicalResult Decoder::wgmma(Operation *o) {
            w.getScaleD() == NVVM::WGMMAScaleOut::one ? 1 : 0,
            scale(w.getScaleA()),
            scale(w.getScaleB()),
-           int64_t(*kb)};
+           int64_t(*kb),
+           int64_t(mnA),
+           int64_t(mnB)};
   return success();
 }
 

@@ -2,9 +2,9 @@
 //
 // From the PTX ISA manual: "Tensor" (tiled mode, bounding box, out-of-bound
 // fill, swizzling modes), "Matrix Descriptor Format" and "Shared Memory
-// Matrix Layout" (K-major canonical layouts) of wgmma, and its "Register
-// Fragments" figure for the accumulator; the tensor-map checks are those
-// the CUDA driver documents for cuTensorMapEncodeTiled.
+// Matrix Layout" (K-major and MN-major canonical layouts) of wgmma, and its
+// "Register Fragments" figure for the accumulator; the tensor-map checks are
+// those the CUDA driver documents for cuTensorMapEncodeTiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,6 +155,18 @@ int64_t axe::gpusim::wgmmaKMajorAddress(const MatrixDescriptor &d, int row,
            (row % 8) * 16 + kByte % 16;
   int64_t a =
       d.start + (row / 8) * d.stride + (row % 8) * int64_t(d.swizzle) + kByte;
+  return swizzleAddress(d.swizzle, a);
+}
+
+int64_t axe::gpusim::wgmmaMNMajorAddress(const MatrixDescriptor &d, int row,
+                                         int k, unsigned elementBytes) {
+  int64_t rowByte = int64_t(row) * elementBytes;
+  if (d.swizzle == 0)
+    return d.start + (rowByte / 16) * d.stride + (k / 8) * d.leading +
+           (k % 8) * 16 + rowByte % 16;
+  int64_t span = d.swizzle;
+  int64_t a = d.start + (rowByte / span) * d.leading + (k / 8) * d.stride +
+              (k % 8) * span + rowByte % span;
   return swizzleAddress(d.swizzle, a);
 }
 

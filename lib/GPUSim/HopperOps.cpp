@@ -179,10 +179,6 @@ bool Machine::execWgmma(const Inst &i, Warp &w, int32_t pc) {
   return !failed;
 }
 
-/// Reads `rows` x `k` elements of a K-major operand of `op` (wgmma,
-/// tcgen05.mma) from shared memory through its descriptor, as doubles, row
-/// by row into `out`. False (after a diagnostic for `lane`, -1: the warp)
-/// when an element lies outside every shared buffer or its bytes are not
 Buffer *Machine::sharedBufferHolding(int64_t address, int64_t bytes) {
   // The running CTA's shared memory: in a cluster, its peers' buffers sit at
   // the same shared addresses.
@@ -195,16 +191,22 @@ Buffer *Machine::sharedBufferHolding(int64_t address, int64_t bytes) {
   return nullptr;
 }
 
-/// readable.
-bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
+/// Reads `rows` x `k` elements of a K-major (or, with `mnMajor`, MN-major)
+/// operand of `op` (wgmma, tcgen05.mma) from shared memory through its
+/// descriptor, as doubles, row by row into `out`. False (after a diagnostic for
+/// `lane`, -1: the warp) when an element lies outside every shared buffer or
+/// its bytes are not readable.
+bool Machine::readSharedOperand(const Inst &i, int lane, const char *op,
                                 const char *which, const MatrixDescriptor &d,
                                 uint64_t desc, int rows, int k,
-                                TensorInput input, std::vector<double> &out) {
+                                TensorInput input, std::vector<double> &out,
+                                bool mnMajor) {
   unsigned bytes = tensorInputBytes(input);
   out.assign(size_t(rows) * k, 0.0);
   for (int r = 0; r < rows; ++r)
     for (int kk = 0; kk < k; ++kk) {
-      int64_t address = wgmmaKMajorAddress(d, r, kk, bytes);
+      int64_t address = mnMajor ? wgmmaMNMajorAddress(d, r, kk, bytes)
+                                : wgmmaKMajorAddress(d, r, kk, bytes);
       Buffer *buf = sharedBufferHolding(address, bytes);
       if (!buf) {
         fail(i, lane,
@@ -228,7 +230,7 @@ bool Machine::readKMajorOperand(const Inst &i, int lane, const char *op,
 
 void Machine::computeWgmma(const Inst &i, unsigned group) {
   // imm: m, n, k, A's input format, scale-d (0: zero), scale-a, scale-b
-  // (-1 negates), B's input format.
+  // (-1 negates), B's input format, A MN-major, B MN-major.
   int m = int(i.imm[0]), n = int(i.imm[1]), k = int(i.imm[2]);
   auto inputA = TensorInput(i.imm[3]), inputB = TensorInput(i.imm[7]);
   bool useC = i.imm[4] != 0;
@@ -255,10 +257,12 @@ void Machine::computeWgmma(const Inst &i, unsigned group) {
                    db = decodeMatrixDescriptor(descB);
   if (da.baseOffset || db.baseOffset)
     return fail(i, -1, "wgmma descriptors with a base offset are not modelled");
-  // Operands, K-major, from shared memory.
+  // Operands, K- or MN-major, from shared memory.
   std::vector<double> a, b;
-  if (!readKMajorOperand(i, -1, "wgmma", "A", da, descA, m, k, inputA, a) ||
-      !readKMajorOperand(i, -1, "wgmma", "B", db, descB, n, k, inputB, b))
+  if (!readSharedOperand(i, -1, "wgmma", "A", da, descA, m, k, inputA, a,
+                         i.imm[8] != 0) ||
+      !readSharedOperand(i, -1, "wgmma", "B", db, descB, n, k, inputB, b,
+                         i.imm[9] != 0))
     return;
   if (failed)
     return;

@@ -287,10 +287,10 @@ public:
   /// The running CTA's shared buffer holding `bytes` bytes at shared
   /// `address`, or null.
   Buffer *sharedBufferHolding(int64_t address, int64_t bytes);
-  bool readKMajorOperand(const Inst &i, int lane, const char *op,
+  bool readSharedOperand(const Inst &i, int lane, const char *op,
                          const char *which, const MatrixDescriptor &d,
                          uint64_t desc, int rows, int k, TensorInput input,
-                         std::vector<double> &out);
+                         std::vector<double> &out, bool mnMajor = false);
 
   // BlackwellOps.cpp (sm_100: tcgen05, tensor memory)
   void execTcgen05(const Inst &i);

@@ -108,6 +108,17 @@ MatrixDescriptor decodeMatrixDescriptor(uint64_t d);
 int64_t wgmmaKMajorAddress(const MatrixDescriptor &d, int row, int k,
                            unsigned elementBytes);
 
+/// The same for an MN-major operand (A with .trans-a, B with .trans-b:
+/// element (row, k) of the M x K or N x K matrix, stored with M or N
+/// contiguous), from the ISA's canonical MN-major layouts. Swizzled modes
+/// of span T: start + (rowByte / T) * LBO + (k / 8) * SBO + (k % 8) * T +
+/// rowByte % T, then swizzled (a line of T bytes holds consecutive rows at
+/// one k; LBO steps between lines' row groups, SBO between groups of 8 k);
+/// interleave: core matrices of 8 k by 16 bytes of rows, SBO apart along
+/// M/N and LBO apart along K.
+int64_t wgmmaMNMajorAddress(const MatrixDescriptor &d, int row, int k,
+                            unsigned elementBytes);
+
 /// The element formats tensor-core instructions read their operands in
 /// from shared memory.
 enum class TensorInput : uint8_t { F16, BF16, E4M3, E5M2 };

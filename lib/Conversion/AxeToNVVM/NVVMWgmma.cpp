@@ -3,10 +3,13 @@
 // A warpgroup GEMM with A and B in shared memory, read through matrix
 // descriptors, and C in registers. C's part per warpgroup must be whole
 // 64 x n tiles, each held exactly as the target's wgmma atom places its D
-// fragment over tid_in_wg (checked element by element). A (M x K) and B
-// (N x K, transpose_b) must be K-major tiles of one shared-memory atom
-// (SharedAtoms.h): the descriptor's swizzle mode and its stride and leading
-// byte offsets are read off the atoms' placement that tile-of finds. Each
+// fragment over tid_in_wg (checked element by element). A and B must be
+// tiles of one shared-memory atom (SharedAtoms.h), K-major (A M x K, B N x K
+// with transpose_b) or, for 16-bit inputs, MN-major (A K x M with
+// transpose_a, B K x N: the instruction's .trans-a / .trans-b, so that V of
+// attention or a row-major B is read where it lies): the descriptor's
+// swizzle mode and its stride and leading byte offsets are read off the
+// atoms' placement that tile-of finds. Each
 // K step of 16 is one wgmma per C tile, its descriptors' start addresses
 // moved to the step's first element (the hardware swizzles addresses, so
 // a step inside a swizzled line starts mid-line); 8-bit floats (e4m3, e5m2)
@@ -76,19 +79,14 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
                 "registers is not implemented");
   if (spaceOf(op.getC()) != MemorySpace::Reg)
     return fail("wgmma accumulates in registers; C is in memory");
-  // The PTX ISA has no transposed (MN-major) form for 8-bit inputs.
+  // The PTX ISA has no transposed (MN-major) form but for 16-bit inputs.
   if ((op.getTransposeA() || !op.getTransposeB()) &&
-      ta.getElementType().getIntOrFloatBitWidth() == 8)
-    return fail("wgmma reads 8-bit A and B K-major only (A M x K, B N x K "
-                "with transpose_b): the instruction transposes 16-bit "
-                "operands only");
-  if (op.getTransposeA())
-    return fail("wgmma here reads K-major A (M x K); transpose_a makes it "
-                "M-major, whose descriptors are not implemented");
-  if (!op.getTransposeB())
-    return fail("wgmma here reads K-major B, stored N x K with "
-                "transpose_b; a K x N B is N-major, whose descriptors are "
-                "not implemented");
+      ta.getElementType().getIntOrFloatBitWidth() != 16)
+    return fail("wgmma reads " +
+                std::to_string(ta.getElementType().getIntOrFloatBitWidth()) +
+                "-bit A and B K-major only (A M x K, B N x K with "
+                "transpose_b): the instruction transposes 16-bit operands "
+                "only");
   if (ta.getElementType() != tb.getElementType())
     return fail("A and B have different element types");
   std::string in = typeName(ta.getElementType());
@@ -187,12 +185,39 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
     }
     plan.tiles.push_back(o);
   }
-  auto a = planSharedOperand(ta, "A", "wgmma", DescriptorFormat::Sm90);
+  auto a = planSharedOperand(ta, "A", "wgmma", DescriptorFormat::Sm90,
+                             op.getTransposeA());
   if (!a)
     return a.takeFailure();
-  auto b = planSharedOperand(tb, "B", "wgmma", DescriptorFormat::Sm90);
+  auto b = planSharedOperand(tb, "B", "wgmma", DescriptorFormat::Sm90,
+                             !op.getTransposeB());
   if (!b)
     return b.takeFailure();
+  // An MN-major instruction reads its rows from whole lines: its M (64) or
+  // N must be whole lines of the atom, and its tiles start at a line (a
+  // start inside a line, which K steps of K-major operands use, is not
+  // defined for the rows of MN-major ones).
+  auto wholeLines = [&](const SharedOperandPlan &p, const char *name,
+                        int64_t extent, int dim) -> Result<bool> {
+    int64_t line = p.tiling.atomCols;
+    if (!p.mnMajor)
+      return true;
+    if (extent % line != 0)
+      return fail("wgmma reads MN-major " + std::string(name) + " " +
+                  std::to_string(extent) + " rows at a time, not whole " +
+                  swizzleName(p.tiling.mode) + " lines of " +
+                  std::to_string(line) + " elements");
+    for (const auto &t : plan.tiles)
+      if (t[dim] % line != 0)
+        return fail("a wgmma tile starts at row " + std::to_string(t[dim]) +
+                    " of MN-major " + name + ", inside a line of " +
+                    std::to_string(line) + " elements");
+    return true;
+  };
+  if (auto r = wholeLines(*a, "A", atom.m, 0); !r)
+    return r.takeFailure();
+  if (auto r = wholeLines(*b, "B", atom.n, 1); !r)
+    return r.takeFailure();
   plan.a = std::move(*a);
   plan.b = std::move(*b);
   return plan;
@@ -297,7 +322,8 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
           zeroInit && k0 == 0 ? NVVM::WGMMAScaleOut::zero
                               : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          plan.a.mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          plan.b.mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
           NVVM::MMAIntOverflowAttr());
     }
   }
@@ -312,22 +338,26 @@ LogicalResult rewriteWgmma(Operation *raw, const ScheduleContext &ctx,
   return success();
 }
 
-/// K-major shared A and B by the swizzle rule (rows of 128 bytes: the 128B
-/// atom the descriptors read), and C as the widest wgmma D fragment that
-/// divides N, its 64 x n tiles row-major in the warpgroup's registers.
+/// Shared A and B by the swizzle rule (rows of 128 bytes: the 128B atom the
+/// descriptors read, K-major or, for a transposed A or a K x N B, MN-major),
+/// and C as the widest wgmma D fragment that divides N, its 64 x n tiles
+/// row-major in the warpgroup's registers.
 SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
                                          const ScheduleContext &ctx) {
   auto op = cast<GemmOp>(raw);
-  if (!op->getParentOfType<KernelOp>() ||
-      scopeOf(raw) != ScopeKind::Warpgroup || op.getTransposeA() ||
-      !op.getTransposeB())
+  if (!op->getParentOfType<KernelOp>() || scopeOf(raw) != ScopeKind::Warpgroup)
     return {};
   BufferType ta = typeOf(op.getA()), tb = typeOf(op.getB()),
              tc = typeOf(op.getC());
-  auto problem =
-      gemmProblem(ta.getShape(), false, tb.getShape(), true, tc.getShape());
+  auto problem = gemmProblem(ta.getShape(), op.getTransposeA(), tb.getShape(),
+                             op.getTransposeB(), tc.getShape());
   if (!problem || ta.getElementType() != tb.getElementType() ||
       !tc.getElementType().isF32() || problem->m % 64 != 0)
+    return {};
+  bool mnMajor[2] = {op.getTransposeA(), !op.getTransposeB()};
+  // The PTX ISA transposes 16-bit operands only.
+  if ((mnMajor[0] || mnMajor[1]) &&
+      ta.getElementType().getIntOrFloatBitWidth() != 16)
     return {};
   LayoutProposal p;
   p.reason = "wgmma";
@@ -341,7 +371,8 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
     unsigned bits = t.getElementType().getIntOrFloatBitWidth();
     Layout l = sharedTileLayout(t.getShape(), bits);
     proposeOperand(p, i, v, l);
-    p.reason += std::string(i ? "; B" : "; A") + " K-major, " +
+    p.reason += std::string(i ? "; B" : "; A") +
+                (mnMajor[i] ? " MN-major, " : " K-major, ") +
                 (l.effectiveSwizzle()
                      ? std::to_string(16 << l.effectiveSwizzle()->swizzleLen) +
                            "B swizzle atoms"

@@ -145,9 +145,11 @@ Result<AtomTiling> axe::nvvm::tileOfSharedAtom(const Layout &layout,
 // Matrix descriptors
 //===----------------------------------------------------------------------===//
 
-Result<SharedOperandPlan>
-axe::nvvm::planSharedOperand(BufferType type, llvm::StringRef name,
-                             llvm::StringRef instr, DescriptorFormat format) {
+Result<SharedOperandPlan> axe::nvvm::planSharedOperand(BufferType type,
+                                                       llvm::StringRef name,
+                                                       llvm::StringRef instr,
+                                                       DescriptorFormat format,
+                                                       bool mnMajor) {
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   auto tiling = tileOfSharedAtom(type.getLayout(), type.getShape(), bits);
   if (!tiling)
@@ -156,13 +158,21 @@ axe::nvvm::planSharedOperand(BufferType type, llvm::StringRef name,
   SharedOperandPlan p;
   p.elementBytes = bits / 8;
   p.tiling = *tiling;
+  p.mnMajor = mnMajor;
   auto steps = tiling->steps();
   if (!steps)
     return fail("the atoms of " + name.str() +
                 " are not evenly spaced; a descriptor has one stride per "
                 "direction");
-  int64_t sbo = steps->first * p.elementBytes;
-  int64_t lbo = tiling->mode ? 16 : steps->second * p.elementBytes;
+  // The tiling's rows are the buffer's first dim: the operand's rows when
+  // K-major, K when MN-major.
+  int64_t down = steps->first * p.elementBytes,
+          across = steps->second * p.elementBytes;
+  int64_t sbo = down, lbo = tiling->mode ? 16 : across;
+  if (mnMajor) {
+    sbo = tiling->mode ? down : across;
+    lbo = tiling->mode ? across : down;
+  }
   // Every step of these instructions reads 32 bytes of a row (16 16-bit
   // elements, 8 32-bit ones), which the narrowest swizzle line holds.
   for (int64_t v : {sbo, lbo})
@@ -198,8 +208,10 @@ Value axe::nvvm::emitMatrixDescriptor(OpBuilder &b, Location loc,
                                       const GPUOperand &operand,
                                       const SharedOperandPlan &plan, Value row,
                                       Value k0) {
+  SmallVector<Value, 2> at = plan.mnMajor ? SmallVector<Value, 2>{k0, row}
+                                          : SmallVector<Value, 2>{row, k0};
   CoordValue first =
-      operand.emitter->emitUnswizzled(b, loc, {row, k0}, &operand.ref.offset);
+      operand.emitter->emitUnswizzled(b, loc, at, &operand.ref.offset);
   Value bytes = byteAddress(b, loc, operand, operand.address(b, loc, first));
   Value address = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
   // Bits [0, 14): the shared address over 16.

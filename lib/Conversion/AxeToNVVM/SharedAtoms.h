@@ -58,23 +58,32 @@ std::string swizzleName(const std::optional<SwizzleMode> &mode);
 /// (sm_100: a version field, and the swizzle in bits [61, 64)).
 enum class DescriptorFormat { Sm90, Sm100 };
 
-/// How one K-major shared operand is read through matrix descriptors: its
-/// atoms and the descriptor bits that do not move with the start address.
+/// How one shared operand is read through matrix descriptors: its atoms and
+/// the descriptor bits that do not move with the start address.
 struct SharedOperandPlan {
   AtomTiling tiling;
   int64_t elementBytes = 2;
   uint64_t fixedBits = 0;
+  /// Stored K x rows (rows contiguous: wgmma's .trans-a / .trans-b), where
+  /// a K-major operand is stored rows x K.
+  bool mnMajor = false;
 };
 
-/// The plan of a K-major (rows x K) shared operand `name` of instruction
-/// `instr`, or why its layout has no descriptor.
-Result<SharedOperandPlan> planSharedOperand(BufferType type,
-                                            llvm::StringRef name,
-                                            llvm::StringRef instr,
-                                            DescriptorFormat format);
+/// The plan of a shared operand `name` of instruction `instr`, K-major
+/// (stored rows x K) or MN-major (stored K x rows), or why its layout has
+/// no descriptor. The two read the same atoms (eight lines of the swizzle
+/// span, or 8 x 16-byte core matrices) with the lines along K or along the
+/// rows, and the descriptor's two offsets mean different steps: K-major,
+/// SBO steps between groups of 8 rows (LBO between core matrices along K
+/// when unswizzled); MN-major, SBO steps between groups of 8 k and LBO
+/// between lines of rows (the other way round when unswizzled).
+Result<SharedOperandPlan>
+planSharedOperand(BufferType type, llvm::StringRef name, llvm::StringRef instr,
+                  DescriptorFormat format, bool mnMajor = false);
 
-/// The descriptor of `operand`'s 8-row groups from logical (row, k0): the
-/// start address of that element, unswizzled, over 16, with the fixed bits.
+/// The descriptor of `operand`'s 8-row groups from logical (row, k0) (the
+/// buffer's (k0, row) when MN-major): the start address of that element,
+/// unswizzled, over 16, with the fixed bits.
 mlir::Value emitMatrixDescriptor(mlir::OpBuilder &b, mlir::Location loc,
                                  const GPUOperand &operand,
                                  const SharedOperandPlan &plan, mlir::Value row,

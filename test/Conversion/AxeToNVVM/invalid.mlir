@@ -249,15 +249,16 @@ module attributes {axe.target = #axe.target<"sm_90">} {
 
 // -----
 
-!a = !axe.buffer<64x64xf16, #axe.layout<SW(3, 3, 3) o S[(64, 64) : (64, 1)]>, shared>
+// An MN-major (K x N) f32 B: wgmma transposes 16-bit operands only.
+!a = !axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
 !c = !axe.buffer<64x64xf32, #axe.layout<S[(4, 2, 8, 8, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>, reg>
 module attributes {axe.target = #axe.target<"sm_90">} {
-  func.func @wgmma_n_major_b() {
+  func.func @wgmma_f32_n_major_b() {
     axe.kernel grid [1] threads 128 {
       %a = axe.alloc : !a
       %b = axe.alloc : !a
       %c = axe.alloc : !c
-      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma here reads K-major B, stored N x K with transpose_b; a K x N B is N-major, whose descriptors are not implemented}}
+      // expected-error @below {{forced schedule 'wgmma' declined axe.gemm on target sm_90: wgmma reads 32-bit A and B K-major only (A M x K, B N x K with transpose_b): the instruction transposes 16-bit operands only}}
       axe.gemm %a, %b into %c at warpgroup {schedule = "wgmma"} : !a, !a into !c
     }
     return
