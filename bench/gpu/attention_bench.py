@@ -10,7 +10,8 @@ libaxe_attention.so and runs this script, which for each kernel:
     PyTorch on the GPU, batch x heads = (16384 / SEQ) x (2048 / d): 16k
     tokens of a 2048-wide model, as FlashAttention-3's figures use;
   - calls the kernel's host function through ctypes (Q, K, O as
-    (BH x SEQ) x d rows, V transposed per head as the kernel reads it, O in
+    (BH x SEQ) x d rows, V transposed per head as the kernel reads it (or
+    in rows like Q and K for the vrows forms, which read it MN-major), O in
     f32), timing its launch alone with libaxe_cuda_runtime's event timer,
     as gemm-bench does;
   - times torch's scaled_dot_product_attention with the cuDNN backend on
@@ -164,9 +165,13 @@ def main(argv):
         q, k, v = (torch.randn(batch, heads, seq, d, device="cuda", dtype=dtype,
                                generator=gen) for _ in range(3))
         q2, k2 = q.reshape(bh * seq, d), k.reshape(bh * seq, d)
-        vt = v.reshape(bh, seq, d).transpose(1, 2).contiguous().reshape(bh * d, seq)
+        if "vrows" in form.split("+"):
+            # V in rows like Q and K: the kernel reads it MN-major.
+            v2 = v.reshape(bh * seq, d)
+        else:
+            v2 = v.reshape(bh, seq, d).transpose(1, 2).contiguous().reshape(bh * d, seq)
         o = torch.empty(bh * seq, d, device="cuda", dtype=torch.float32)
-        args = memref2(q2) + memref2(k2) + memref2(vt) + memref2(o) + [ctypes.c_int64(bh)]
+        args = memref2(q2) + memref2(k2) + memref2(v2) + memref2(o) + [ctypes.c_int64(bh)]
         if causal:
             # Rows 0-63: the diagonal tile's mask; 64-127: a tile past it.
             mask = torch.full((128, 64), -1.0e30, device="cuda")

@@ -43,7 +43,12 @@ intra-warpgroup overlap of one tile's QK^T with the previous tile's PV.
 
 --in=bf16 makes Q, K, V and P bf16 (f16 by default).
 
-Usage: gen_attention_sm90.py [--in=f16|bf16] NAME SEQ D
+--v=rows gives V as Q and K are, (BH * SEQ) x d row-major, and the second
+product reads each 64 x d tile of V where it lies: K x N of P V, MN-major,
+which wgmma reads with its .trans-b (16-bit inputs). In the ws forms V's
+tiles are then loaded and laid out as K's are.
+
+Usage: gen_attention_sm90.py [--in=f16|bf16] [--v=rows] NAME SEQ D
            [causal | ws [causal] [pingpong]] > NAME.mlir
 """
 
@@ -51,7 +56,13 @@ import re
 import sys
 
 
-def emit(name, seq, d, causal):
+def v_arg(seq, d, v_by_rows):
+    """The kernel's V argument: rows of d per key like K, or Vt."""
+    return (f"%V: memref<?x{d}xf16>" if v_by_rows else
+            f"%Vt: memref<?x{seq}xf16>")
+
+
+def emit(name, seq, d, causal, v_by_rows=False):
     assert seq % 64 == 0 and d in (64, 128), "SEQ a multiple of 64, d 64 or 128"
     scale = 1.0 / d ** 0.5
     qk = f"!axe.buffer<64x{d}xf16, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
@@ -59,6 +70,9 @@ def emit(name, seq, d, causal):
     go = f"!axe.buffer<64x{d}xf32, #axe.layout<S[(64, {d}) : ({d}, 1)]>, global>"
     s_qk = f"!axe.buffer<64x{d}xf16, ?, shared>"
     s_vt = f"!axe.buffer<{d}x64xf16, ?, shared>"
+    if v_by_rows:
+        # V's tile is 64 keys by d, K x N of the second product: MN-major.
+        vt, s_vt = qk, s_qk
     s_p = "!axe.buffer<64x64xf16, ?, shared>"
     t_s = "!axe.buffer<64x64xf32, ?, reg>"
     t_p = "!axe.buffer<64x64xf16, ?, reg>"
@@ -72,7 +86,7 @@ def emit(name, seq, d, causal):
       f"{' causal' if causal else ''}: see the script.")
     w('module attributes {axe.target = #axe.target<"sm_90">} {')
     w(f"  func.func @{name}(%Q: memref<?x{d}xf16>, %K: memref<?x{d}xf16>, "
-      f"%Vt: memref<?x{seq}xf16>, %O: memref<?x{d}xf32>, %bh: index{mask_arg}) {{")
+      f"{v_arg(seq, d, v_by_rows)}, %O: memref<?x{d}xf32>, %bh: index{mask_arg}) {{")
     w("    %c0 = arith.constant 0 : index")
     w("    %c64 = arith.constant 64 : index")
     w(f"    %cSeq = arith.constant {seq} : index")
@@ -98,7 +112,10 @@ def emit(name, seq, d, causal):
     w(f"      scf.for %j = %c0 to {end} step %c64 {{")
     w("        %kRow = arith.addi %headRow, %j : index")
     w(f"        %gK = axe.view %K[%kRow, 0] : memref<?x{d}xf16> -> {qk}")
-    w(f"        %gV = axe.view %Vt[%vRow, %j] : memref<?x{seq}xf16> -> {vt}")
+    if v_by_rows:
+        w(f"        %gV = axe.view %V[%kRow, 0] : memref<?x{d}xf16> -> {vt}")
+    else:
+        w(f"        %gV = axe.view %Vt[%vRow, %j] : memref<?x{seq}xf16> -> {vt}")
     w(f"        axe.copy %gK to %sK at warpgroup : {qk} to {s_qk}")
     w(f"        axe.copy %gV to %sV at warpgroup : {vt} to {s_vt}")
     w("        axe.barrier at cta")
@@ -110,7 +127,8 @@ def emit(name, seq, d, causal):
     softmax_step(w, "        ", t_s, t_p, t_o, col, scale)
     w(f"        axe.copy %p to %sP at warpgroup : {t_p} to {s_p}")
     w("        axe.barrier at cta")
-    w(f"        axe.gemm %sP, %sV into %o at warpgroup {{transpose_b}} : "
+    trans_v = "" if v_by_rows else " {transpose_b}"
+    w(f"        axe.gemm %sP, %sV into %o at warpgroup{trans_v} : "
       f"{s_p}, {s_vt} into {t_o}")
     # The next tile's copies overwrite what these gemms read.
     w("        axe.barrier at cta")
@@ -190,7 +208,7 @@ def add_mask(w, pad, cond, mask_row, t_s):
     w(f"{pad}}}")
 
 
-def emit_ws(name, seq, d, causal=False, pingpong=False):
+def emit_ws(name, seq, d, causal=False, pingpong=False, v_by_rows=False):
     """The warp-specialized form (see the module's description); with
     `pingpong`, the consumers take turns at their products."""
     assert d in (64, 128) and seq % 128 == 0, \
@@ -225,6 +243,10 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         t_ring_v = ("!axe.buffer<256x64xf16, #axe.layout<SW(3, 3, 3) o "
                     "S[(256, 64) : (64, 1)]>, shared>")
         v_rows = 128
+    if v_by_rows:
+        # V's tiles are shaped like K's (64 keys by d) and loaded the same
+        # way; the second product reads them MN-major.
+        t_v, t_ring_v, v_rows = t_k, t_ring_k, 64
     g_kh = f"!axe.buffer<64x64xf16, #axe.layout<S[(64, 64) : ({d}, 1)]>, global>"
     # The layouts axe-infer-layouts chooses for the plain form, written out:
     # inference over the unrolled ring took 13 s per kernel.
@@ -245,7 +267,7 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
       "the script.")
     w('module attributes {axe.target = #axe.target<"sm_90">} {')
     w(f"  func.func @{name}(%Q: memref<?x{d}xf16>, %K: memref<?x{d}xf16>, "
-      f"%Vt: memref<?x{seq}xf16>, %O: memref<?x{d}xf32>, %bh: index"
+      f"{v_arg(seq, d, v_by_rows)}, %O: memref<?x{d}xf32>, %bh: index"
       f"{', %Mask: memref<128x64xf32>' if causal else ''}) {{")
     for c in (0, 1, 64, 128):
         w(f"    %c{c} = arith.constant {c} : index")
@@ -303,13 +325,23 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
             x = f"K{n}" + (f"h{h}" if d > 64 else "")
             w(f"            %d{x} = axe.slice %sK[{64 * n}, {64 * h}] : {t_ring_k} -> {t_h}")
             copies.append((x, g_kh, t_h))
-        w(f"            %dV{n} = axe.slice %sV[{v_rows * n}, 0] : {t_ring_v} -> {t_v[n]}")
-        copies.append((f"V{n}", g_v, t_v[n]))
+        if v_by_rows:
+            for h, t_h in enumerate(t_kh[n]):
+                x = f"V{n}" + (f"h{h}" if d > 64 else "")
+                w(f"            %d{x} = axe.slice %sV[{64 * n}, {64 * h}] : {t_ring_v} -> {t_h}")
+                copies.append((x, g_kh, t_h))
+        else:
+            w(f"            %dV{n} = axe.slice %sV[{v_rows * n}, 0] : {t_ring_v} -> {t_v[n]}")
+            copies.append((f"V{n}", g_v, t_v[n]))
         w(f"            %kRow{n} = arith.addi %headRow, %j{n} : index")
         for h in range(d // 64):
             x = f"K{n}" + (f"h{h}" if d > 64 else "")
             w(f"            %g{x} = axe.view %K[%kRow{n}, {64 * h}] : memref<?x{d}xf16> -> {g_kh}")
-        w(f"            %gV{n} = axe.view %Vt[%vRow, %j{n}] : memref<?x{seq}xf16> -> {g_v}")
+            if v_by_rows:
+                x = f"V{n}" + (f"h{h}" if d > 64 else "")
+                w(f"            %g{x} = axe.view %V[%kRow{n}, {64 * h}] : memref<?x{d}xf16> -> {g_kh}")
+        if not v_by_rows:
+            w(f"            %gV{n} = axe.view %Vt[%vRow, %j{n}] : memref<?x{seq}xf16> -> {g_v}")
         for x, g, t in copies:
             w(f"            %t{x} = axe.copy_async %g{x} to %d{x} at warpgroup "
               f'{{schedule = {{sm_90 = "tma"}}}} : {g} to {t}')
@@ -361,7 +393,8 @@ def emit_ws(name, seq, d, causal=False, pingpong=False):
         w(f"{p2}axe.barrier at warpgroup")
         if pingpong:
             w(turn_begin)
-        w(f"{p2}axe.gemm %pS, %v{n} into %o at warpgroup {{transpose_b}} : "
+        trans_v = "" if v_by_rows else " {transpose_b}"
+        w(f"{p2}axe.gemm %pS, %v{n} into %o at warpgroup{trans_v} : "
           f"{t_tile[0]}, {t_v[n]} into {t_o}")
         if pingpong:
             w(turn_end)
@@ -386,9 +419,15 @@ def with_type(text, t):
 
 def main(argv):
     t = "f16"
-    if argv[:1] and argv[0].startswith("--"):
+    v_by_rows = False
+    while argv[:1] and argv[0].startswith("--"):
+        if argv[0] == "--v=rows":
+            v_by_rows = True
+            argv.pop(0)
+            continue
         if argv[0] not in ("--in=f16", "--in=bf16"):
-            sys.exit(f"gen_attention_sm90.py: {argv[0]}: expected --in=f16|bf16")
+            sys.exit(f"gen_attention_sm90.py: {argv[0]}: expected --in=f16|bf16 "
+                     "or --v=rows")
         t = argv.pop(0)[len("--in="):]
     forms = ([], ["causal"], ["ws"], ["ws", "causal"], ["ws", "pingpong"],
              ["ws", "causal", "pingpong"])
@@ -396,9 +435,10 @@ def main(argv):
         sys.exit(__doc__)
     name, seq, d = argv[0], int(argv[1]), int(argv[2])
     if argv[3:4] == ["ws"]:
-        text = emit_ws(name, seq, d, "causal" in argv[4:], "pingpong" in argv[4:])
+        text = emit_ws(name, seq, d, "causal" in argv[4:], "pingpong" in argv[4:],
+                       v_by_rows)
     else:
-        text = emit(name, seq, d, argv[3:] == ["causal"])
+        text = emit(name, seq, d, argv[3:] == ["causal"], v_by_rows)
     sys.stdout.write(with_type(text, t))
 
 

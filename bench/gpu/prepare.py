@@ -201,9 +201,11 @@ def main():
         for name, seq, d, t, causal, form in read_attention_shapes(
                 args.attention_shapes):
             source = os.path.join(args.out, name + ".mlir")
-            gen = [f"--in={t}", name, seq, d] + (["causal"] if causal else [])
-            if form != "plain":
-                gen = gen[:4] + form.split("+")[:1] + gen[4:] + form.split("+")[1:]
+            parts = form.split("+")
+            flags = [f"--in={t}"] + (["--v=rows"] if "vrows" in parts else [])
+            shape = [p for p in parts if p not in ("plain", "vrows")]
+            gen = (flags + [name, seq, d] + shape[:1] +
+                   (["causal"] if causal else []) + shape[1:])
             with open(source, "w") as f:
                 f.write(run([sys.executable,
                              os.path.join(bench, "gen_attention_sm90.py")] + gen))
@@ -358,19 +360,22 @@ def read_shapes(path):
 
 def read_attention_shapes(path):
     """The kernels an --attention-shapes file asks for: (name, SEQ, d, in,
-    causal, form), form "plain", "ws" or "ws+pingpong"."""
+    causal, form), form "plain", "ws" or "ws+pingpong", with "+vrows" when V
+    is given in rows (read MN-major) rather than transposed."""
     shapes = []
     for number, words in shape_lines(path):
         flags = words[4:]
         causal = "causal" in flags
-        rest = [w for w in flags if w != "causal"]
+        vrows = "vrows" in flags
+        rest = [w for w in flags if w not in ("causal", "vrows")]
         if (len(words) < 4 or words[3] not in ("f16", "bf16")
                 or rest not in ([], ["ws"], ["ws", "pingpong"])
                 or not words[1].isdigit() or words[2] not in ("64", "128")):
             sys.exit(f"{path}:{number}: expected NAME SEQ D IN [causal] "
-                     "[ws [pingpong]], D 64 or 128, IN f16|bf16")
+                     "[ws [pingpong]] [vrows], D 64 or 128, IN f16|bf16")
+        form = "+".join(rest) or "plain"
         shapes.append((words[0], words[1], words[2], words[3], causal,
-                       "+".join(rest) or "plain"))
+                       form + ("+vrows" if vrows else "")))
     return shapes
 
 
