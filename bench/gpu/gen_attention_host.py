@@ -23,7 +23,7 @@ Usage: gen_attention_host.py [--in=f16|bf16] [--v=rows] NAME SEQ D BH [causal]
 
 import sys
 
-from gen_attention_sm90 import with_type
+from gen_attention_sm90 import parse_flags, with_type
 
 
 def host(name, seq, d, bh, causal, bf16=False, v_by_rows=False):
@@ -225,17 +225,7 @@ module {{
 
 
 def main(argv):
-    t = "f16"
-    v_by_rows = False
-    while argv[:1] and argv[0].startswith("--"):
-        if argv[0] == "--v=rows":
-            v_by_rows = True
-            argv.pop(0)
-            continue
-        if argv[0] not in ("--in=f16", "--in=bf16"):
-            sys.exit(f"gen_attention_host.py: {argv[0]}: expected --in=f16|bf16 "
-                     "or --v=rows")
-        t = argv.pop(0)[len("--in="):]
+    t, v_by_rows = parse_flags(argv, "gen_attention_host.py")
     if len(argv) not in (4, 5) or (len(argv) == 5 and argv[4] != "causal"):
         sys.exit(__doc__)
     name, seq, d, bh = argv[0], *map(int, argv[1:4])

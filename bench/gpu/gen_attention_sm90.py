@@ -417,18 +417,23 @@ def with_type(text, t):
     return text if t == "f16" else re.sub(r"(\b|(?<=\dx))f16\b", t, text)
 
 
-def main(argv):
-    t = "f16"
-    v_by_rows = False
+def parse_flags(argv, prog):
+    """The leading --in=f16|bf16 and --v=rows of `argv` (removed from it):
+    the input type and whether V is given in rows."""
+    t, v_by_rows = "f16", False
     while argv[:1] and argv[0].startswith("--"):
-        if argv[0] == "--v=rows":
+        flag = argv.pop(0)
+        if flag == "--v=rows":
             v_by_rows = True
-            argv.pop(0)
-            continue
-        if argv[0] not in ("--in=f16", "--in=bf16"):
-            sys.exit(f"gen_attention_sm90.py: {argv[0]}: expected --in=f16|bf16 "
-                     "or --v=rows")
-        t = argv.pop(0)[len("--in="):]
+        elif flag in ("--in=f16", "--in=bf16"):
+            t = flag[len("--in="):]
+        else:
+            sys.exit(f"{prog}: {flag}: expected --in=f16|bf16 or --v=rows")
+    return t, v_by_rows
+
+
+def main(argv):
+    t, v_by_rows = parse_flags(argv, "gen_attention_sm90.py")
     forms = ([], ["causal"], ["ws"], ["ws", "causal"], ["ws", "pingpong"],
              ["ws", "causal", "pingpong"])
     if len(argv) < 3 or argv[3:] not in forms:
