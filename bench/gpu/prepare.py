@@ -309,6 +309,17 @@ WORKLOADS = [
      ["gen_attention_sm90.py", "a", "384", "64", "ws", "causal"],
      ["gen_attention_host.py", "a", "384", "64", "2", "causal"],
      "test/GPUSim/attention-sm90.test", "CAUSAL"),
+    # V in rows, read MN-major (wgmma's trans-b): the first GPU run checks
+    # the interpreter's reading of the MN-major descriptors.
+    ("attention-vrows-d64",
+     ["gen_attention_sm90.py", "--v=rows", "a", "128", "64"],
+     ["gen_attention_host.py", "--v=rows", "a", "128", "64", "2"],
+     "test/GPUSim/attention-sm90-v-rows.test", "D64"),
+    ("attention-vrows-ws-causal-d128",
+     ["gen_attention_sm90.py", "--v=rows", "a", "384", "128", "ws", "causal",
+      "pingpong"],
+     ["gen_attention_host.py", "--v=rows", "a", "384", "128", "2", "causal"],
+     "test/GPUSim/attention-sm90-v-rows.test", "CAUSAL"),
 ]
 
 
