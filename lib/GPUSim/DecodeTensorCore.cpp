@@ -121,14 +121,10 @@ LogicalResult Decoder::wgmma(Operation *o) {
   if (m != 64 || n < 8 || n > 256 || n % 8)
     return o->emitError("axe-gpu-run: wgmma m64nNkK with N a multiple of 8 "
                         "up to 256");
-  // A <col> and B <row> are MN-major (the ISA's .trans-a / .trans-b), which
-  // it defines for 16-bit inputs only.
+  // A <col> and B <row> are MN-major (the ISA's .trans-a / .trans-b; the
+  // op's verifier refuses them but for 16-bit inputs).
   bool mnA = w.getLayoutA() == NVVM::MMALayout::col,
        mnB = w.getLayoutB() == NVVM::MMALayout::row;
-  if ((mnA || mnB) && eightBit)
-    return o->emitError("axe-gpu-run: MN-major wgmma operands (A <col>, B "
-                        "<row>) of 8-bit floats: the PTX ISA transposes "
-                        "16-bit inputs only");
   FailureOr<ElementInfo> acc = info(w.getInouts().getType(), o);
   if (failed(acc))
     return failure();
