@@ -132,15 +132,32 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
     rows = std::max(rows, off[0] + 1);
     cols = std::max(cols, off[1] + 1);
   }
+  // The operands' plans; their failures are reported after the
+  // accumulator's.
+  auto a = planSharedOperand(ta, "A", "wgmma", DescriptorFormat::Sm90,
+                             op.getTransposeA());
+  auto b = planSharedOperand(tb, "B", "wgmma", DescriptorFormat::Sm90,
+                             !op.getTransposeB());
+  // An MN-major operand is read in whole lines of its atoms (a start inside
+  // a line, which K steps of K-major operands use, is not defined for the
+  // rows of MN-major ones): each instruction's N must be whole lines of an
+  // MN-major B (its tiles then start at lines too). A's M, 64, is whole
+  // lines of any 16-bit atom.
+  int64_t nLine = b && b->mnMajor ? b->tiling.atomCols : 1;
   for (const InstructionAtom *atom : target.findAtoms(AtomKind::Wgmma))
     if (atom->elementType == in && atom->accumulatorType == acc &&
-        cols % atom->n == 0 && atom->operands[0].memorySpaces[0] == "shared" &&
+        cols % atom->n == 0 && atom->n % nLine == 0 &&
+        atom->operands[0].memorySpaces[0] == "shared" &&
         (!plan.atom || atom->n > plan.atom->n))
       plan.atom = atom;
   if (!plan.atom)
     return fail(target.name.str() + " has no wgmma for " + in + " x " + in +
                 " -> " + acc + " whose N divides the warpgroup's " +
-                std::to_string(cols) + " columns");
+                std::to_string(cols) + " columns" +
+                (nLine > 1 ? " and is whole " + swizzleName(b->tiling.mode) +
+                                 " lines of " + std::to_string(nLine) +
+                                 " elements of the MN-major B"
+                           : std::string()));
   const InstructionAtom &atom = *plan.atom;
   if (problem->k % atom.k != 0 || problem->k / atom.k > kMaxSteps)
     return fail("K = " + std::to_string(problem->k) + "; wgmma of " + in +
@@ -185,39 +202,10 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
     }
     plan.tiles.push_back(o);
   }
-  auto a = planSharedOperand(ta, "A", "wgmma", DescriptorFormat::Sm90,
-                             op.getTransposeA());
   if (!a)
     return a.takeFailure();
-  auto b = planSharedOperand(tb, "B", "wgmma", DescriptorFormat::Sm90,
-                             !op.getTransposeB());
   if (!b)
     return b.takeFailure();
-  // An MN-major instruction reads its rows from whole lines: its M (64) or
-  // N must be whole lines of the atom, and its tiles start at a line (a
-  // start inside a line, which K steps of K-major operands use, is not
-  // defined for the rows of MN-major ones).
-  auto wholeLines = [&](const SharedOperandPlan &p, const char *name,
-                        int64_t extent, int dim) -> Result<bool> {
-    int64_t line = p.tiling.atomCols;
-    if (!p.mnMajor)
-      return true;
-    if (extent % line != 0)
-      return fail("wgmma reads MN-major " + std::string(name) + " " +
-                  std::to_string(extent) + " rows at a time, not whole " +
-                  swizzleName(p.tiling.mode) + " lines of " +
-                  std::to_string(line) + " elements");
-    for (const auto &t : plan.tiles)
-      if (t[dim] % line != 0)
-        return fail("a wgmma tile starts at row " + std::to_string(t[dim]) +
-                    " of MN-major " + name + ", inside a line of " +
-                    std::to_string(line) + " elements");
-    return true;
-  };
-  if (auto r = wholeLines(*a, "A", atom.m, 0); !r)
-    return r.takeFailure();
-  if (auto r = wholeLines(*b, "B", atom.n, 1); !r)
-    return r.takeFailure();
   plan.a = std::move(*a);
   plan.b = std::move(*b);
   return plan;
@@ -362,14 +350,21 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
   LayoutProposal p;
   p.reason = "wgmma";
   Value inputs[] = {op.getA(), op.getB()};
+  // Elements per line of an MN-major B's atoms (its given or proposed
+  // layout's): the instructions' N must be whole lines (planWgmma).
+  int64_t nLine = 1;
   for (auto [i, v] : llvm::enumerate(inputs)) {
-    if (!isInferred(v))
-      continue;
-    if (spaceOf(v) != MemorySpace::Shared)
-      return {};
     BufferType t = typeOf(v);
     unsigned bits = t.getElementType().getIntOrFloatBitWidth();
-    Layout l = sharedTileLayout(t.getShape(), bits);
+    bool inferred = isInferred(v);
+    if (inferred && spaceOf(v) != MemorySpace::Shared)
+      return {};
+    Layout l = inferred ? sharedTileLayout(t.getShape(), bits) : t.getLayout();
+    if (i == 1 && mnMajor[1])
+      if (auto tiling = tileOfSharedAtom(l, t.getShape(), bits))
+        nLine = tiling->atomCols;
+    if (!inferred)
+      continue;
     proposeOperand(p, i, v, l);
     p.reason += std::string(i ? "; B" : "; A") +
                 (mnMajor[i] ? " MN-major, " : " K-major, ") +
@@ -385,7 +380,7 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
     const InstructionAtom *atom = nullptr;
     for (const InstructionAtom *a : ctx.target->findAtoms(AtomKind::Wgmma))
       if (a->elementType == in && a->accumulatorType == "f32" &&
-          problem->n % a->n == 0 &&
+          problem->n % a->n == 0 && a->n % nLine == 0 &&
           a->operands[0].memorySpaces[0] == "shared" &&
           (!atom || a->n > atom->n))
         atom = a;
