@@ -210,25 +210,14 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
 /// source row it reduces.
 Result<bool> checkSerialRows(const TargetDescription &target, int64_t threads,
                              ReduceOp op) {
-  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
-  auto map = reduceMapping(s.getShape(), op.getDims(), t.getShape());
-  if (!map)
-    return map.takeFailure();
-  auto sh = Holders::get(target, s.getLayout(), s.getShape(), threads);
-  if (!sh)
-    return sh.takeFailure();
-  auto th = Holders::get(target, t.getLayout(), t.getShape(), threads);
-  if (!th)
-    return th.takeFailure();
-  SmallVector<int64_t, 4> x(s.getShape().size(), 0);
-  for (int64_t i = 0; i < sh->size(); ++i) {
-    int64_t flat = reducedTargetElement(x, *map, t.getShape());
+  auto rh = ReduceHolders::get(target, threads, op);
+  if (!rh)
+    return rh.takeFailure();
+  for (int64_t i = 0; i < rh->source.size(); ++i)
     for (int64_t tid = 0; tid < threads; ++tid)
-      if (th->holds(flat, tid) && !sh->holds(i, tid))
+      if (rh->target.holds(rh->targetOf[i], tid) && !rh->source.holds(i, tid))
         return fail("thread " + std::to_string(tid) +
                     " holds a target element but not all of its source row");
-    Holders::advance(x, s.getShape());
-  }
   return true;
 }
 
@@ -399,12 +388,28 @@ SmallVector<int64_t, 4> reducedTargetIndex(ArrayRef<int64_t> x,
   return t;
 }
 
-int64_t reducedTargetElement(ArrayRef<int64_t> x, const ReduceMapping &map,
-                             ArrayRef<int64_t> targetShape) {
-  int64_t flat = 0;
-  for (auto [v, e] : llvm::zip(reducedTargetIndex(x, map), targetShape))
-    flat = flat * e + v;
-  return flat;
+Result<ReduceHolders> ReduceHolders::get(const TargetDescription &target,
+                                         int64_t threads, ReduceOp op) {
+  BufferType s = typeOf(op.getSource()), t = typeOf(op.getTarget());
+  auto map = reduceMapping(s.getShape(), op.getDims(), t.getShape());
+  if (!map)
+    return map.takeFailure();
+  auto sh = Holders::get(target, s.getLayout(), s.getShape(), threads);
+  if (!sh)
+    return sh.takeFailure();
+  auto th = Holders::get(target, t.getLayout(), t.getShape(), threads);
+  if (!th)
+    return th.takeFailure();
+  ReduceHolders r{std::move(*sh), std::move(*th), {}};
+  SmallVector<int64_t, 4> x(s.getShape().size(), 0);
+  for (int64_t i = 0; i < r.source.size(); ++i) {
+    int64_t flat = 0;
+    for (auto [v, e] : llvm::zip(reducedTargetIndex(x, *map), t.getShape()))
+      flat = flat * e + v;
+    r.targetOf.push_back(flat);
+    Holders::advance(x, s.getShape());
+  }
+  return r;
 }
 
 ScheduleMatch matchElementCopy(Operation *op, const ScheduleContext &ctx,

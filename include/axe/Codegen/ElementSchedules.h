@@ -78,10 +78,17 @@ matchElementCopy(mlir::Operation *op, const ScheduleContext &ctx,
 /// dropped or kept as 0).
 llvm::SmallVector<int64_t, 4> reducedTargetIndex(llvm::ArrayRef<int64_t> x,
                                                  const ReduceMapping &map);
-/// The same as a row-major element number of the target.
-int64_t reducedTargetElement(llvm::ArrayRef<int64_t> x,
-                             const ReduceMapping &map,
-                             llvm::ArrayRef<int64_t> targetShape);
+/// Which threads hold a reduction's source and target elements, and the
+/// target element each source element reduces into: what a schedule checks
+/// to know which thread computes which target element.
+struct ReduceHolders {
+  Holders source, target;
+  /// Per source element (row-major), its target element (row-major).
+  llvm::SmallVector<int64_t> targetOf;
+
+  static Result<ReduceHolders> get(const TargetDescription &target,
+                                   int64_t threads, ReduceOp op);
+};
 
 } // namespace axe
 

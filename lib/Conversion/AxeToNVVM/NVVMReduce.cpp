@@ -105,27 +105,21 @@ Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
     return plan;
   // A register target: the threads that end with a target element's value
   // (those holding part of its source row) must be exactly its holders.
-  auto sh = Holders::get(target, s.getLayout(), s.getShape(), threads);
-  if (!sh)
-    return sh.takeFailure();
-  auto th = Holders::get(target, t.getLayout(), t.getShape(), threads);
-  if (!th)
-    return th.takeFailure();
-  std::vector<llvm::BitVector> computes(th->size(), llvm::BitVector(threads));
-  SmallVector<int64_t, 4> x(s.getShape().size(), 0);
-  for (int64_t i = 0; i < sh->size(); ++i) {
-    int64_t flat = reducedTargetElement(x, *map, t.getShape());
+  auto rh = ReduceHolders::get(target, threads, op);
+  if (!rh)
+    return rh.takeFailure();
+  std::vector<llvm::BitVector> computes(rh->target.size(),
+                                        llvm::BitVector(threads));
+  for (int64_t i = 0; i < rh->source.size(); ++i)
     for (int64_t tid = 0; tid < threads; ++tid)
-      if (sh->holds(i, tid))
-        computes[flat].set(tid);
-    Holders::advance(x, s.getShape());
-  }
-  for (int64_t y = 0; y < th->size(); ++y)
+      if (rh->source.holds(i, tid))
+        computes[rh->targetOf[i]].set(tid);
+  for (int64_t y = 0; y < rh->target.size(); ++y)
     for (int64_t tid = 0; tid < threads; ++tid)
-      if (th->holds(y, tid) != computes[y].test(tid))
+      if (rh->target.holds(y, tid) != computes[y].test(tid))
         return fail("target element " + std::to_string(y) + " is " +
-                    (th->holds(y, tid) ? "held" : "not held") + " by thread " +
-                    std::to_string(tid) + ", which " +
+                    (rh->target.holds(y, tid) ? "held" : "not held") +
+                    " by thread " + std::to_string(tid) + ", which " +
                     (computes[y].test(tid) ? "reduces" : "does not reduce") +
                     " its source row");
   return plan;
