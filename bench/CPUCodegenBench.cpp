@@ -30,8 +30,10 @@
 
 #include <cmath>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -742,12 +744,43 @@ BENCHMARK(BM_OpenBLASSgemm)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 
+extern "C" char *openblas_get_corename(void);
+
+/// OpenBLAS picks its kernels when it loads, from the CPU it recognizes;
+/// 0.3.21 does not know Sapphire or Emerald Rapids and falls back to its
+/// SSE3 kernels (`Prescott`), a baseline at a quarter of the machine. On a
+/// host with AVX2 and FMA the process then starts again with
+/// OPENBLAS_CORETYPE=Haswell: the 256-bit kernels, the like-for-like
+/// baseline of the `vbits:256` rows. A core type the user set is kept.
+void useOpenBLASAvx2KernelsIfUnknownCore(char **argv) {
+#if defined(__x86_64__)
+  if (std::getenv("OPENBLAS_CORETYPE") ||
+      std::strcmp(openblas_get_corename(), "Prescott") != 0 ||
+      !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+    return;
+  setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+  setenv("AXE_BENCH_OPENBLAS_FORCED", "1", 1);
+  execv("/proc/self/exe", argv);
+  std::perror("re-running with OPENBLAS_CORETYPE=Haswell");
+#else
+  (void)argv;
+#endif
+}
+
 int main(int argc, char **argv) {
+  useOpenBLASAvx2KernelsIfUnknownCore(argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
   benchmark::AddCustomContext("host_peak", hostPeak().describe());
   benchmark::AddCustomContext("host_cpu", hostVectorUnit().cpuName);
+  benchmark::AddCustomContext(
+      "openblas_core",
+      std::string(openblas_get_corename()) +
+          (std::getenv("AXE_BENCH_OPENBLAS_FORCED")
+               ? " (OPENBLAS_CORETYPE set by the bench: OpenBLAS did not "
+                 "recognize this CPU)"
+               : ""));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -16,7 +16,7 @@
 namespace axe::bench {
 
 struct HostPeak {
-  /// Core clock while busy, from a chain of dependent integer adds.
+  /// Core clock while busy, from a chain of dependent integer multiplies.
   double clockGHz = 0;
   /// Single-precision GFLOP/s of one core from independent FMAs, for
   /// 256-bit (AVX2 + FMA) and 512-bit (AVX-512F) vectors; 0 where the host
