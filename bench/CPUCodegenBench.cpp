@@ -520,12 +520,17 @@ void runGemmAxe(benchmark::State &state, const char *inType, int64_t n,
            openmp ? std::thread::hardware_concurrency() : 1, [&] {
              k.run(n, {pa, pb, c.data()});
            });
-  // Beside the widened bf16 path, what the host's native bf16 dot products
-  // (AVX512-BF16) would allow on the same cores.
+  // Beside the widened bf16 and f16 paths, what the host's native bf16 dot
+  // products (AVX512-BF16) would allow on the same cores.
   double dotPeak = hostPeak().gflopsBF16Dot *
                    (openmp ? std::thread::hardware_concurrency() : 1);
   if (std::string(inType) == "bf16" && dotPeak > 0)
     state.counters["of_bf16_dot_peak"] = state.counters["GFLOP/s"] / dotPeak;
+  // And for f16, the native f16 FMA (AVX512-FP16), which accumulates in f16.
+  double f16Peak = hostPeak().gflopsF16Fma *
+                   (openmp ? std::thread::hardware_concurrency() : 1);
+  if (std::string(inType) == "f16" && f16Peak > 0)
+    state.counters["of_f16_fma_peak"] = state.counters["GFLOP/s"] / f16Peak;
   double err = gemmError(n, a, b, c);
   state.counters["max_err"] = err;
   if (err > 1e-3 * n)

@@ -107,6 +107,28 @@ __attribute__((target("avx512f,avx512bf16"))) double measureBF16Dot() {
   asm volatile("" : : "r"(sink) : "memory");
   return kIters * 12.0 * 16 * 4 / s / 1e9;
 }
+
+/// vfmadd231ph: an f16 multiply-add per lane, 32 lanes, rounded to f16 at
+/// every step (AVX512-FP16). Values near one keep the chains finite.
+__attribute__((target("avx512f,avx512fp16"))) double measureF16Fma() {
+  constexpr long kIters = 20'000'000;
+  __m512h acc[12];
+  for (__m512h &a : acc)
+    a = _mm512_setzero_ph();
+  __m512h x = _mm512_set1_ph((_Float16)1.0f),
+          y = _mm512_set1_ph((_Float16)0.0f);
+  Clock::time_point start = Clock::now();
+  for (long i = 0; i < kIters; ++i) {
+    for (__m512h &a : acc)
+      a = _mm512_fmadd_ph(x, y, a);
+    asm volatile("" : "+v"(x));
+  }
+  double s = seconds(start);
+  _Float16 sink[32];
+  _mm512_storeu_ph(sink, acc[0]);
+  asm volatile("" : : "r"(sink) : "memory");
+  return kIters * 12.0 * 32 * 2 / s / 1e9;
+}
 #endif
 
 /// The best of three runs: the peak is a constant of the hardware, and a
@@ -126,6 +148,8 @@ HostPeak measure() {
     p.gflops512 = bestOf3(measure512);
   if (__builtin_cpu_supports("avx512bf16"))
     p.gflopsBF16Dot = bestOf3(measureBF16Dot);
+  if (__builtin_cpu_supports("avx512fp16"))
+    p.gflopsF16Fma = bestOf3(measureF16Fma);
 #endif
   return p;
 }
@@ -168,17 +192,18 @@ double HostPeak::gflops(int64_t vectorBits) const {
 }
 
 std::string HostPeak::describe() const {
+  auto rate = [](double g) {
+    return g > 0 ? std::to_string(int(g + 0.5)) + " GFLOP/s"
+                 : std::string("none on this host");
+  };
   char text[320];
-  std::snprintf(
-      text, sizeof text,
-      "clock %.2f GHz; FMA peak per core: 256-bit %.1f GFLOP/s "
-      "(%.2f pipes), 512-bit %.1f GFLOP/s (%.2f pipes); native "
-      "bf16 dot products (vdpbf16ps): %s",
-      clockGHz, gflops256, fmaPipes(256), gflops512, fmaPipes(512),
-      gflopsBF16Dot > 0
-          ? (std::to_string(int(gflopsBF16Dot + 0.5)) + " GFLOP/s").c_str()
-          : "none on this host");
-  return text;
+  std::snprintf(text, sizeof text,
+                "clock %.2f GHz; FMA peak per core: 256-bit %.1f GFLOP/s "
+                "(%.2f pipes), 512-bit %.1f GFLOP/s (%.2f pipes)",
+                clockGHz, gflops256, fmaPipes(256), gflops512, fmaPipes(512));
+  return std::string(text) + "; native bf16 dot products (vdpbf16ps): " +
+         rate(gflopsBF16Dot) +
+         "; native f16 FMA (vfmadd231ph): " + rate(gflopsF16Fma);
 }
 
 const HostPeak &hostPeak() {

@@ -27,6 +27,10 @@ struct HostPeak {
   /// CPU gemm widens bf16 to f32 instead, so this is what a native
   /// schedule could reach, shown beside it.
   double gflopsBF16Dot = 0;
+  /// AVX512-FP16's f16 FMA (vfmadd231ph, 32 lanes, f16 accumulators); 0
+  /// where the host lacks it. An f16 schedule would accumulate in f16 (or
+  /// widen per step), so this bounds what native f16 arithmetic could give.
+  double gflopsF16Fma = 0;
 
   /// FMAs per cycle and lane: the number of FMA pipes at that width.
   double fmaPipes(int64_t vectorBits) const;
