@@ -44,90 +44,69 @@ double measureClockGHz() {
 #endif
 }
 
-// Twelve independent accumulators cover a four-cycle FMA latency on two
-// pipes with room to spare; the asm keeps the multiplicand opaque so that
-// the compiler cannot fold the chain.
 #if defined(__x86_64__)
 constexpr long kPeakIters = 20'000'000;
 
+// Times `iters` rounds of `step` (an update of accumulator `a` from `x` and
+// `y`) on twelve independent accumulators of type `vec`, and sets `result`
+// to GFLOP/s at `flopsPerStep` per update. Twelve chains cover a four-cycle
+// latency on two pipes with room to spare; the asm keeps `x` opaque so that
+// the compiler cannot fold the chains, and keeps one accumulator live. A
+// macro, not a template or a lambda: the intrinsics must expand inside the
+// function that carries their target attribute, which GCC passes on to
+// neither.
+#define AXE_TIME_CHAINS(result, vec, zero, reg, flopsPerStep, iters, step)     \
+  do {                                                                         \
+    vec acc[12];                                                               \
+    for (vec & a : acc)                                                        \
+      a = zero;                                                                \
+    Clock::time_point start = Clock::now();                                    \
+    for (long i = 0; i < (iters); ++i) {                                       \
+      for (vec & a : acc)                                                      \
+        a = step;                                                              \
+      asm volatile("" : "+" reg(x));                                           \
+    }                                                                          \
+    double s = seconds(start);                                                 \
+    asm volatile("" : : reg(acc[0]) : "memory");                               \
+    result = (iters) * 12.0 * (flopsPerStep) / s / 1e9;                        \
+  } while (0)
+
 __attribute__((target("avx2,fma"))) double
-measure256(long kIters = kPeakIters) {
-  __m256 acc[12];
-  for (__m256 &a : acc)
-    a = _mm256_setzero_ps();
+measure256(long iters = kPeakIters) {
   __m256 x = _mm256_set1_ps(1.0001f), y = _mm256_set1_ps(0.9999f);
-  Clock::time_point start = Clock::now();
-  for (long i = 0; i < kIters; ++i) {
-    for (__m256 &a : acc)
-      a = _mm256_fmadd_ps(x, y, a);
-    asm volatile("" : "+x"(x));
-  }
-  double s = seconds(start);
-  float sink[8];
-  _mm256_storeu_ps(sink, acc[0]);
-  asm volatile("" : : "r"(sink) : "memory");
-  return kIters * 12.0 * 8 * 2 / s / 1e9;
+  double gflops;
+  AXE_TIME_CHAINS(gflops, __m256, _mm256_setzero_ps(), "x", 8 * 2, iters,
+                  _mm256_fmadd_ps(x, y, a));
+  return gflops;
 }
 
-__attribute__((target("avx512f"))) double measure512(long kIters = kPeakIters) {
-  __m512 acc[12];
-  for (__m512 &a : acc)
-    a = _mm512_setzero_ps();
+__attribute__((target("avx512f"))) double measure512(long iters = kPeakIters) {
   __m512 x = _mm512_set1_ps(1.0001f), y = _mm512_set1_ps(0.9999f);
-  Clock::time_point start = Clock::now();
-  for (long i = 0; i < kIters; ++i) {
-    for (__m512 &a : acc)
-      a = _mm512_fmadd_ps(x, y, a);
-    asm volatile("" : "+v"(x));
-  }
-  double s = seconds(start);
-  float sink[16];
-  _mm512_storeu_ps(sink, acc[0]);
-  asm volatile("" : : "r"(sink) : "memory");
-  return kIters * 12.0 * 16 * 2 / s / 1e9;
+  double gflops;
+  AXE_TIME_CHAINS(gflops, __m512, _mm512_setzero_ps(), "v", 16 * 2, iters,
+                  _mm512_fmadd_ps(x, y, a));
+  return gflops;
 }
 
 /// vdpbf16ps: per lane, two bf16 products added to an f32 accumulator.
 __attribute__((target("avx512f,avx512bf16"))) double measureBF16Dot() {
-  constexpr long kIters = 20'000'000;
-  __m512 acc[12];
-  for (__m512 &a : acc)
-    a = _mm512_setzero_ps();
   __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80);
   __m512bh y = (__m512bh)_mm512_set1_epi16(0x3f80);
-  Clock::time_point start = Clock::now();
-  for (long i = 0; i < kIters; ++i) {
-    for (__m512 &a : acc)
-      a = _mm512_dpbf16_ps(a, x, y);
-    asm volatile("" : "+v"(x));
-  }
-  double s = seconds(start);
-  float sink[16];
-  _mm512_storeu_ps(sink, acc[0]);
-  asm volatile("" : : "r"(sink) : "memory");
-  return kIters * 12.0 * 16 * 4 / s / 1e9;
+  double gflops;
+  AXE_TIME_CHAINS(gflops, __m512, _mm512_setzero_ps(), "v", 16 * 4,
+                  kPeakIters, _mm512_dpbf16_ps(a, x, y));
+  return gflops;
 }
 
 /// vfmadd231ph: an f16 multiply-add per lane, 32 lanes, rounded to f16 at
-/// every step (AVX512-FP16). Values near one keep the chains finite.
+/// every step (AVX512-FP16). x * 0 keeps the chains at zero.
 __attribute__((target("avx512f,avx512fp16"))) double measureF16Fma() {
-  constexpr long kIters = 20'000'000;
-  __m512h acc[12];
-  for (__m512h &a : acc)
-    a = _mm512_setzero_ph();
   __m512h x = _mm512_set1_ph((_Float16)1.0f),
           y = _mm512_set1_ph((_Float16)0.0f);
-  Clock::time_point start = Clock::now();
-  for (long i = 0; i < kIters; ++i) {
-    for (__m512h &a : acc)
-      a = _mm512_fmadd_ph(x, y, a);
-    asm volatile("" : "+v"(x));
-  }
-  double s = seconds(start);
-  _Float16 sink[32];
-  _mm512_storeu_ph(sink, acc[0]);
-  asm volatile("" : : "r"(sink) : "memory");
-  return kIters * 12.0 * 32 * 2 / s / 1e9;
+  double gflops;
+  AXE_TIME_CHAINS(gflops, __m512h, _mm512_setzero_ph(), "v", 32 * 2,
+                  kPeakIters, _mm512_fmadd_ph(x, y, a));
+  return gflops;
 }
 #endif
 
