@@ -68,11 +68,10 @@ constexpr long kPeakIters = 20'000'000;
     }                                                                          \
     double s = seconds(start);                                                 \
     asm volatile("" : : reg(acc[0]) : "memory");                               \
-    result = (iters) * 12.0 * (flopsPerStep) / s / 1e9;                        \
+    result = (iters)*12.0 * (flopsPerStep) / s / 1e9;                          \
   } while (0)
 
-__attribute__((target("avx2,fma"))) double
-measure256(long iters = kPeakIters) {
+__attribute__((target("avx2,fma"))) double measure256(long iters = kPeakIters) {
   __m256 x = _mm256_set1_ps(1.0001f), y = _mm256_set1_ps(0.9999f);
   double gflops;
   AXE_TIME_CHAINS(gflops, __m256, _mm256_setzero_ps(), "x", 8 * 2, iters,
@@ -93,8 +92,8 @@ __attribute__((target("avx512f,avx512bf16"))) double measureBF16Dot() {
   __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80);
   __m512bh y = (__m512bh)_mm512_set1_epi16(0x3f80);
   double gflops;
-  AXE_TIME_CHAINS(gflops, __m512, _mm512_setzero_ps(), "v", 16 * 4,
-                  kPeakIters, _mm512_dpbf16_ps(a, x, y));
+  AXE_TIME_CHAINS(gflops, __m512, _mm512_setzero_ps(), "v", 16 * 4, kPeakIters,
+                  _mm512_dpbf16_ps(a, x, y));
   return gflops;
 }
 
@@ -104,8 +103,8 @@ __attribute__((target("avx512f,avx512fp16"))) double measureF16Fma() {
   __m512h x = _mm512_set1_ph((_Float16)1.0f),
           y = _mm512_set1_ph((_Float16)0.0f);
   double gflops;
-  AXE_TIME_CHAINS(gflops, __m512h, _mm512_setzero_ph(), "v", 32 * 2,
-                  kPeakIters, _mm512_fmadd_ph(x, y, a));
+  AXE_TIME_CHAINS(gflops, __m512h, _mm512_setzero_ph(), "v", 32 * 2, kPeakIters,
+                  _mm512_fmadd_ph(x, y, a));
   return gflops;
 }
 #endif
@@ -180,8 +179,8 @@ std::string HostPeak::describe() const {
                 "clock %.2f GHz; FMA peak per core: 256-bit %.1f GFLOP/s "
                 "(%.2f pipes), 512-bit %.1f GFLOP/s (%.2f pipes)",
                 clockGHz, gflops256, fmaPipes(256), gflops512, fmaPipes(512));
-  return std::string(text) + "; native bf16 dot products (vdpbf16ps): " +
-         rate(gflopsBF16Dot) +
+  return std::string(text) +
+         "; native bf16 dot products (vdpbf16ps): " + rate(gflopsBF16Dot) +
          "; native f16 FMA (vfmadd231ph): " + rate(gflopsF16Fma);
 }
 
