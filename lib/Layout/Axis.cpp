@@ -2,6 +2,7 @@
 
 #include "axe/Layout/Axis.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace axe;
@@ -59,25 +60,44 @@ bool axe::isValidAxisName(llvm::StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// The first of the sorted `entries` whose axis is not before `axis`.
+template <typename Entries>
+static auto lowerBound(Entries &entries, llvm::StringRef axis) {
+  return llvm::lower_bound(
+      entries, axis, [](const Coord::Entry &e, llvm::StringRef a) {
+        return llvm::StringRef(e.first) < a;
+      });
+}
+
 int64_t Coord::get(llvm::StringRef axis) const {
-  auto it = values.find(axis.str());
-  return it == values.end() ? 0 : it->second;
+  auto it = lowerBound(values, axis);
+  return it != values.end() && it->first == axis ? it->second : 0;
 }
 
 void Coord::add(llvm::StringRef axis, int64_t delta) {
   if (delta == 0)
     return;
-  auto [it, inserted] = values.try_emplace(axis.str(), 0);
+  auto it = lowerBound(values, axis);
+  if (it == values.end() || it->first != axis) {
+    values.insert(it, Entry(axis.str(), delta));
+    return;
+  }
   it->second += delta;
   if (it->second == 0)
     values.erase(it);
 }
 
 void Coord::set(llvm::StringRef axis, int64_t value) {
-  if (value == 0)
-    values.erase(axis.str());
-  else
-    values[axis.str()] = value;
+  auto it = lowerBound(values, axis);
+  bool present = it != values.end() && it->first == axis;
+  if (value == 0) {
+    if (present)
+      values.erase(it);
+  } else if (present) {
+    it->second = value;
+  } else {
+    values.insert(it, Entry(axis.str(), value));
+  }
 }
 
 Coord &Coord::operator+=(const Coord &other) {

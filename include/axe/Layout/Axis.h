@@ -10,11 +10,13 @@
 #define AXE_LAYOUT_AXIS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace axe {
 
@@ -55,6 +57,9 @@ bool isValidAxisName(llvm::StringRef name);
 /// entries are never stored, so two equal points compare equal.
 class Coord {
 public:
+  /// An axis and its (nonzero) coordinate.
+  using Entry = std::pair<std::string, int64_t>;
+
   Coord() = default;
 
   int64_t get(llvm::StringRef axis) const;
@@ -66,7 +71,8 @@ public:
   Coord operator+(const Coord &other) const;
 
   bool empty() const { return values.empty(); }
-  const std::map<std::string, int64_t> &entries() const { return values; }
+  /// The nonzero entries, sorted by axis name.
+  llvm::ArrayRef<Entry> entries() const { return values; }
 
   bool operator==(const Coord &other) const { return values == other.values; }
   bool operator!=(const Coord &other) const { return values != other.values; }
@@ -76,7 +82,10 @@ public:
   std::string str() const;
 
 private:
-  std::map<std::string, int64_t> values;
+  /// Sorted by axis, zeros left out. A coordinate names a handful of axes:
+  /// a sorted small vector holds them inline, where a std::map allocated a
+  /// node per axis (most of the time of TileLayout::span).
+  llvm::SmallVector<Entry, 4> values;
 };
 
 } // namespace axe
