@@ -63,10 +63,10 @@ bool axe::isValidAxisName(llvm::StringRef name) {
 /// The first of the sorted `entries` whose axis is not before `axis`.
 template <typename Entries>
 static auto lowerBound(Entries &entries, llvm::StringRef axis) {
-  return llvm::lower_bound(
-      entries, axis, [](const Coord::Entry &e, llvm::StringRef a) {
-        return llvm::StringRef(e.first) < a;
-      });
+  return llvm::lower_bound(entries, axis,
+                           [](const Coord::Entry &e, llvm::StringRef a) {
+                             return llvm::StringRef(e.first) < a;
+                           });
 }
 
 int64_t Coord::get(llvm::StringRef axis) const {
