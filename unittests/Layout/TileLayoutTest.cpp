@@ -7,6 +7,8 @@
 
 #include "gtest/gtest.h"
 
+#include <map>
+
 using namespace axe;
 using namespace axe::testing;
 
@@ -15,6 +17,58 @@ namespace {
 const char *kSeedExample =
     "S[(8, 2, 4, 2) : (4@laneid, 1@warpid, 1@laneid, 1)] + R[2 : 4@warpid] + "
     "5@warpid";
+
+// Coord keeps its entries in a sorted small vector; a std::map from axis
+// names to values is the model it must agree with: the same entries in
+// the same order, zeros left out, and the same == and < between coords.
+using AxisMap = std::map<std::string, int64_t>;
+
+AxisMap asMap(const Coord &c) {
+  return AxisMap(c.entries().begin(), c.entries().end());
+}
+
+TEST(Coord, AgreesWithAMapModel) {
+  const char *axes[] = {"m", "laneid", "warpid", "a", "gpuid", "m2", "TLane"};
+  uint32_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+  };
+  auto random = [&](AxisMap &model) {
+    Coord c;
+    for (int op = 0, ops = int(next() % 12); op < ops; ++op) {
+      std::string axis = axes[next() % 7];
+      int64_t v = int64_t(next() % 5) - 2;
+      if (next() % 2) {
+        c.add(axis, v);
+        if ((model[axis] += v) == 0)
+          model.erase(axis);
+      } else {
+        c.set(axis, v);
+        if (v == 0)
+          model.erase(axis);
+        else
+          model[axis] = v;
+      }
+    }
+    return c;
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    AxisMap ma, mb;
+    Coord a = random(ma), b = random(mb);
+    ASSERT_EQ(asMap(a), ma);
+    ASSERT_EQ(a.entries().size(), ma.size());
+    for (const char *axis : axes)
+      ASSERT_EQ(a.get(axis), ma.count(axis) ? ma.at(axis) : 0);
+    EXPECT_EQ(a == b, ma == mb);
+    EXPECT_EQ(a < b, ma < mb) << a.str() << " vs " << b.str();
+    AxisMap sum = ma;
+    for (const auto &[axis, v] : mb)
+      if ((sum[axis] += v) == 0)
+        sum.erase(axis);
+    ASSERT_EQ(asMap(a + b), sum);
+  }
+}
 
 TEST(TileLayout, SeedExampleElement) {
   TileLayout l = parseOrDie(kSeedExample);
