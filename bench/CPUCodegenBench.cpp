@@ -566,14 +566,26 @@ void BM_GemmAxeF32(benchmark::State &state) { gemmAxe(state, "f32"); }
 void BM_GemmAxeF16(benchmark::State &state) { gemmAxe(state, "f16"); }
 void BM_GemmAxeBF16(benchmark::State &state) { gemmAxe(state, "bf16"); }
 
+extern "C" char *openblas_get_corename(void);
+
+/// The vector width of the sgemm kernels of the core type OpenBLAS chose:
+/// 512 bits for its AVX-512 cores (e.g. with OPENBLAS_CORETYPE=SkylakeX),
+/// else 256 (Haswell, Zen, and the hosts measured so far).
+int64_t openblasVectorBits() {
+  std::string core = llvm::StringRef(openblas_get_corename()).lower();
+  for (const char *wide : {"skylakex", "cooperlake", "sapphirerapids"})
+    if (core == wide)
+      return 512;
+  return 256;
+}
+
 /// OpenBLAS sgemm on the same problem, state.range(1) threads.
 void BM_OpenBLASSgemm(benchmark::State &state) {
   int64_t n = state.range(0);
   openblas_set_num_threads(int(state.range(1)));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
-  // OpenBLAS 0.3.21 runs 256-bit kernels on the hosts measured so far.
-  timeGemm(state, n, 256, state.range(1), [&] {
+  timeGemm(state, n, openblasVectorBits(), state.range(1), [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
                 int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
                 c.data(), int(n));
@@ -748,8 +760,6 @@ BENCHMARK(BM_OpenBLASSgemm)
     ->Args({512, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
-
-extern "C" char *openblas_get_corename(void);
 
 /// OpenBLAS picks its kernels when it loads, from the CPU it recognizes;
 /// 0.3.21 does not know Sapphire or Emerald Rapids and falls back to its
