@@ -61,6 +61,23 @@ std::string typeName(Type t) {
   return s;
 }
 
+/// The widest wgmma of the target for `in` x `in` -> `acc` reading its
+/// operands from shared memory whose N divides `cols` and is a multiple of
+/// `nLine` (the elements per line of an MN-major B's atoms, else 1), or
+/// null.
+const InstructionAtom *widestWgmma(const TargetDescription &target,
+                                   StringRef in, StringRef acc, int64_t cols,
+                                   int64_t nLine) {
+  const InstructionAtom *widest = nullptr;
+  for (const InstructionAtom *atom : target.findAtoms(AtomKind::Wgmma))
+    if (atom->elementType == in && atom->accumulatorType == acc &&
+        cols % atom->n == 0 && atom->n % nLine == 0 &&
+        atom->operands[0].memorySpaces[0] == "shared" &&
+        (!widest || atom->n > widest->n))
+      widest = atom;
+  return widest;
+}
+
 bool isWithinWarpgroup(const TargetDescription &target, StringRef axis) {
   std::optional<AxisStep> step = target.stepOfAxis(axis);
   return step && step->threadsPerStep * step->wrap <= kThreadsPerWarpgroup;
@@ -144,12 +161,7 @@ Result<WgmmaPlan> planWgmma(const TargetDescription &target, int64_t threads,
   // MN-major B (its tiles then start at lines too). A's M, 64, is whole
   // lines of any 16-bit atom.
   int64_t nLine = b && b->mnMajor ? b->tiling.atomCols : 1;
-  for (const InstructionAtom *atom : target.findAtoms(AtomKind::Wgmma))
-    if (atom->elementType == in && atom->accumulatorType == acc &&
-        cols % atom->n == 0 && atom->n % nLine == 0 &&
-        atom->operands[0].memorySpaces[0] == "shared" &&
-        (!plan.atom || atom->n > plan.atom->n))
-      plan.atom = atom;
+  plan.atom = widestWgmma(target, in, acc, cols, nLine);
   if (!plan.atom)
     return fail(target.name.str() + " has no wgmma for " + in + " x " + in +
                 " -> " + acc + " whose N divides the warpgroup's " +
@@ -377,13 +389,8 @@ SmallVector<LayoutProposal> proposeWgmma(Operation *raw,
     if (spaceOf(op.getC()) != MemorySpace::Reg)
       return {};
     std::string in = typeName(ta.getElementType());
-    const InstructionAtom *atom = nullptr;
-    for (const InstructionAtom *a : ctx.target->findAtoms(AtomKind::Wgmma))
-      if (a->elementType == in && a->accumulatorType == "f32" &&
-          problem->n % a->n == 0 && a->n % nLine == 0 &&
-          a->operands[0].memorySpaces[0] == "shared" &&
-          (!atom || a->n > atom->n))
-        atom = a;
+    const InstructionAtom *atom =
+        widestWgmma(*ctx.target, in, "f32", problem->n, nLine);
     if (!atom)
       return {};
     auto d = wgmmaAccumulator(atom->n, MmaType::F32);
