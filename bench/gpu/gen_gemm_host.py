@@ -19,9 +19,12 @@ product, padding rows included (they must be 0).
 
 With --swiglu (and --experts) it checks the SwiGLU form of the grouped
 kernel (... ring grouped E swiglu), H = silu(gate) * up; see swiglu_host.
+With --moe (and --experts) it checks the fused layer of gen_moe_sm90.py
+(N = 2 x WIDTH, K = HIDDEN): H as --swiglu does, then Y = H W2^T; see
+moe_parts.
 
 Usage: gen_gemm_host.py NAME M N K [--in=f16|bf16] [--out=f32|f16|bf16]
-       gen_gemm_host.py NAME N K --experts=C0,C1,... [--swiglu] [--in=...]
+       gen_gemm_host.py NAME N K --experts=C0,C1,... [--swiglu | --moe] [--in=...]
                         [--out=...]
 """
 
@@ -258,14 +261,98 @@ module {{
 """
 
 
-def swiglu_host(name, n, k, in_t, out_t, experts):
+def moe_parts(name, n, k, out_t, experts):
+    """What the fused layer's check (--moe) adds to swiglu_host: the
+    kernel's other operands and, after H's check, Y's: Y = H W2^T with the
+    kernel's own H (so that an error in H is not counted twice), W2 holding
+    each expert's HIDDEN (= k) x WIDTH (= n / 2) down weights, its elements
+    ((3j + f) mod 7 - 3) / 8. Y is bf16 and the kernel sums in another
+    order, so an element may be off by a rounding of bf16: the check allows
+    2^-7 of the value plus 2^-10."""
+    h = n // 2
+    w2_t = f"memref<{experts * k}x{h}x{out_t}>"
+    y_t = f"memref<?x{k}x{out_t}>"
+    decl = (f"{w2_t}, memref<?x{h}x{out_t}>, {y_t}, memref<?xi32>, "
+            "memref<?xi32>, memref<1xi32>, index")
+    alloc = f"""    %cW2 = arith.constant {experts * k} : index
+    %W2 = memref.alloc() : {w2_t}
+    %Y = memref.alloc(%cM) : {y_t}
+    %done = memref.alloc(%tiles) : memref<?xi32>
+    %ticket = memref.alloc() : memref<1xi32>
+    %zi32 = arith.constant 0 : i32
+    memref.store %zi32, %ticket[%c0] : memref<1xi32>
+    scf.for %t = %c0 to %tiles step %c1 {{
+      memref.store %zi32, %done[%t] : memref<?xi32>
+    }}
+    scf.for %j = %c0 to %cW2 step %c1 {{
+      scf.for %f = %c0 to %cH step %c1 {{
+{pattern("%j", "%c3", "%f", "%c7", "3.0", "0.125", out_t, "w")}        memref.store %wvn, %W2[%j, %f] : {w2_t}
+      }}
+    }}
+    %minusY = arith.constant -1.0 : {out_t}
+    scf.for %i = %c0 to %cM step %c1 {{
+      scf.for %j = %c0 to %cK step %c1 {{
+        memref.store %minusY, %Y[%i, %j] : {y_t}
+      }}
+    }}
+"""
+    args = "%W2, %C, %Y, %route, %done, %ticket"
+    check = f"""    %badY = scf.for %i = %c0 to %cM step %c1 iter_args(%nb = %zi) -> (i64) {{
+      %tile = arith.divui %i, %c128 : index
+      %eRaw = memref.load %route[%tile] : memref<?xi32>
+      %e = arith.index_cast %eRaw : i32 to index
+      %eRow = arith.muli %e, %cK : index
+      %row = scf.for %j = %c0 to %cK step %c1 iter_args(%mm = %nb) -> (i64) {{
+        %jr = arith.addi %eRow, %j : index
+        %yv = scf.for %f = %c0 to %cH step %c1 iter_args(%sy0 = %zf) -> (f32) {{
+          %hb = memref.load %C[%i, %f] : memref<?x{h}x{out_t}>
+          %wb = memref.load %W2[%jr, %f] : {w2_t}
+          %h32 = arith.extf %hb : {out_t} to f32
+          %w32 = arith.extf %wb : {out_t} to f32
+          %p = arith.mulf %h32, %w32 : f32
+          %s2 = arith.addf %sy0, %p : f32
+          scf.yield %s2 : f32
+        }}
+        %refn = arith.truncf %yv : f32 to {out_t}
+        %ref = arith.extf %refn : {out_t} to f32
+        %got = memref.load %Y[%i, %j] : {y_t}
+        %gotf = arith.extf %got : {out_t} to f32
+        %diff0 = arith.subf %gotf, %ref : f32
+        %diff = math.absf %diff0 : f32
+        %mag = math.absf %ref : f32
+        %tol0 = arith.mulf %mag, %tolRel : f32
+        %tol = arith.addf %tol0, %tolAbs : f32
+        %off = arith.cmpf ugt, %diff, %tol : f32
+        %inc = arith.select %off, %one, %zi : i64
+        %mm2 = arith.addi %mm, %inc : i64
+        scf.yield %mm2 : i64
+      }}
+      scf.yield %row : i64
+    }}
+    vector.print str "{name} Y mismatches: "
+    vector.print %badY : i64
+    %sy = memref.load %Y[%sr, %c3] : {y_t}
+    %syf = arith.extf %sy : {out_t} to f32
+    vector.print str "Y[@SAMPLE@][3] = "
+    vector.print %syf : f32
+"""
+    dealloc = f"""    memref.dealloc %W2 : {w2_t}
+    memref.dealloc %Y : {y_t}
+    memref.dealloc %done : memref<?xi32>
+    memref.dealloc %ticket : memref<1xi32>
+"""
+    return decl, alloc, args, check, dealloc
+
+
+def swiglu_host(name, n, k, in_t, out_t, experts, moe=False):
     """The check of a grouped SwiGLU kernel (gen_gemm_sm90.py ... ring
     grouped E swiglu): H (rows x N/2) = silu(gate) * up, where tile column
     block t of expert e's weights holds the gate rows of features 128t ..
     128t + 127 and then their up rows. The data are multiples of 1/8 near
     0, so that silu's curve is exercised; the host computes silu with its
     own exp, so an element may differ from the kernel's by a rounding of
-    H's type: the check allows 2^-7 of the value plus 2^-10."""
+    H's type: the check allows 2^-7 of the value plus 2^-10. With `moe`,
+    the check of the fused layer (gen_moe_sm90.py): see moe_parts."""
     tiles, blocks = routing(experts)
     m = 128 * len(tiles)
     h = n // 2
@@ -281,9 +368,13 @@ def swiglu_host(name, n, k, in_t, out_t, experts):
               f"          %ref = arith.extf %refn : {out_t} to f32")
     first, count = max(blocks, key=lambda b: b[1])
     sample_r = first + min(5, count - 1)
-    return f"""// Generated by bench/gpu/gen_gemm_host.py {name} {n} {k} --experts={','.join(map(str, experts))} --swiglu --in={in_t} --out={out_t}
+    decl, alloc, args, check, dealloc = (
+        moe_parts(name, n, k, out_t, len(experts)) if moe else
+        ("memref<?xi32>, index", "", "%route", "", ""))
+    check = check.replace("@SAMPLE@", str(sample_r))
+    return f"""// Generated by bench/gpu/gen_gemm_host.py {name} {n} {k} --experts={','.join(map(str, experts))} {"--moe" if moe else "--swiglu"} --in={in_t} --out={out_t}
 module {{
-{live_fn}  func.func private @{name}({a_t}, {b_t}, {c_t}, memref<?xi32>, index)
+{live_fn}  func.func private @{name}({a_t}, {b_t}, {"" if moe else c_t + ", "}{decl})
   func.func @dot(%A: {a_t}, %B: {b_t}, %i: index, %j: index) -> f32 {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -310,7 +401,7 @@ module {{
     %B = memref.alloc() : {b_t}
     %C = memref.alloc(%cM) : {c_t}
     %tiles = arith.constant {len(tiles)} : index
-{routing_setup(tiles)}{fill_inputs(in_t, a_t, b_t, "2.0", "0.125", "3.0", "0.125", True)}    call @{name}(%A, %B, %C, %route, %tiles) : ({a_t}, {b_t}, {c_t}, memref<?xi32>, index) -> ()
+{routing_setup(tiles)}{fill_inputs(in_t, a_t, b_t, "2.0", "0.125", "3.0", "0.125", True)}{alloc}    call @{name}(%A, %B, {"" if moe else "%C, "}{args}, %tiles) : ({a_t}, {b_t}, {"" if moe else c_t + ", "}{decl}) -> ()
     %bad = scf.for %i = %c0 to %cM step %c1 iter_args(%nb = %zi) -> (i64) {{
       %tile = arith.divui %i, %c128 : index
       %eRaw = memref.load %route[%tile] : memref<?xi32>
@@ -354,11 +445,11 @@ module {{
     {"%s = arith.addf %sv, %zf : f32" if out_t == "f32" else f"%s = arith.extf %sv : {out_t} to f32"}
     vector.print str "H[{sample_r}][3] = "
     vector.print %s : f32
-    memref.dealloc %A : {a_t}
+{check}    memref.dealloc %A : {a_t}
     memref.dealloc %B : {b_t}
     memref.dealloc %C : {c_t}
     memref.dealloc %route : memref<?xi32>
-    %ok = arith.constant 0 : i32
+{dealloc}    %ok = arith.constant 0 : i32
     return %ok : i32
   }}
 }}
@@ -370,10 +461,11 @@ def main(argv):
     allowed = {"in": ("f16", "bf16", *F8_TYPES), "out": ("f32", "f16", "bf16")}
     positional = []
     experts = None
-    swiglu = False
+    swiglu = moe = False
     for arg in argv:
-        if arg == "--swiglu":
+        if arg in ("--swiglu", "--moe"):
             swiglu = True
+            moe |= arg == "--moe"
             continue
         if arg.startswith("--experts="):
             experts = [int(c) for c in arg[len("--experts="):].split(",")]
@@ -394,7 +486,7 @@ def main(argv):
             sys.exit(__doc__)
         name, n, k = positional[0], *map(int, positional[1:])
         make = (lambda: swiglu_host(name, n, k, types["in"], types["out"],
-                                    experts)) if swiglu else (
+                                    experts, moe)) if swiglu else (
             lambda: host(name, 0, n, k, types["in"], types["out"], experts))
         sys.stdout.write(make())
         return

@@ -449,36 +449,41 @@ def retype(text, in_type, out_type):
                       rf"\g<1>{out_type}\g<2>", text)
         text = re.sub(r" f32\) = (scale x )?A", rf" {out_type}) = \g<1>A",
                       text, count=1)
-        # A copy does not narrow: an elementwise op rounds the accumulator
-        # into a register tile of C's type in the same layout, whose copy
-        # stores each thread's adjacent pairs as one 32-bit store (an
-        # elementwise op straight into C would store every 16-bit element
-        # alone); no extra registers or spills (ptxas).
         def epilogue(m):
-            pad, t_acc, t_c = m[1], m[2], m[3]
-            t_n = t_acc.replace("xf32,", f"x{out_type},")
-            body, x = "", "%x"
-            if scaled:
-                body += f"{pad}  %xs = arith.mulf %x, %scale : f32\n"
-                x = "%xs"
-            if out_type != "f32":
-                body += f"{pad}  %y = arith.truncf {x} : f32 to {out_type}\n"
-                x = "%y"
-            # An f32 C is scaled in place: a second f32 tile would not
-            # fit in the registers beside the accumulator.
-            acc_n = "%acc" if out_type == "f32" else "%accN"
-            alloc = "" if out_type == "f32" else f"{pad}%accN = axe.alloc : {t_n}\n"
-            return (alloc +
-                    f"{pad}axe.elementwise ins(%acc : {t_acc}) "
-                    f"outs({acc_n} : {t_n}) at warpgroup {{\n"
-                    f"{pad}^bb0(%x: f32):\n" + body +
-                    f"{pad}  axe.yield {x} : {out_type}\n"
-                    f"{pad}}}\n"
-                    f"{pad}axe.copy {acc_n} to %gC at warpgroup : {t_n} to {t_c}\n")
+            return round_and_store(m[1], m[2], m[3], out_type, scaled)
         text = must_sub(
             r"( *)axe\.copy %acc to %gC at warpgroup : (!axe\.buffer<[^>]*>) "
             r"to (!axe\.buffer<[^>]*>)\n", epilogue, text, "C's store")
     return text
+
+
+def round_and_store(pad, t_acc, t_c, out_type, scaled=False, dest="%gC"):
+    """The store of the f32 accumulator %acc (type t_acc) to `dest` (type
+    t_c) as `out_type`, scaled by %scale first when `scaled`. A copy does
+    not narrow: an elementwise op rounds the accumulator into a register
+    tile of C's type in the same layout, whose copy stores each thread's
+    adjacent pairs as one 32-bit store (an elementwise op straight into C
+    would store every 16-bit element alone); no extra registers or spills
+    (ptxas)."""
+    t_n = t_acc.replace("xf32,", f"x{out_type},")
+    body, x = "", "%x"
+    if scaled:
+        body += f"{pad}  %xs = arith.mulf %x, %scale : f32\n"
+        x = "%xs"
+    if out_type != "f32":
+        body += f"{pad}  %y = arith.truncf {x} : f32 to {out_type}\n"
+        x = "%y"
+    # An f32 C is scaled in place: a second f32 tile would not fit in the
+    # registers beside the accumulator.
+    acc_n = "%acc" if out_type == "f32" else "%accN"
+    alloc = "" if out_type == "f32" else f"{pad}%accN = axe.alloc : {t_n}\n"
+    return (alloc +
+            f"{pad}axe.elementwise ins(%acc : {t_acc}) "
+            f"outs({acc_n} : {t_n}) at warpgroup {{\n"
+            f"{pad}^bb0(%x: f32):\n" + body +
+            f"{pad}  axe.yield {x} : {out_type}\n"
+            f"{pad}}}\n"
+            f"{pad}axe.copy {acc_n} to {dest} at warpgroup : {t_n} to {t_c}\n")
 
 
 def must_sub(pattern, repl, text, what, count=0):
@@ -516,17 +521,13 @@ def grouped(text, n, k, experts):
     return text.replace(" ring:\n", f" ring grouped {experts}:\n", 1)
 
 
-def swiglu(text, n, bn, out_type):
-    """The kernel with a SwiGLU epilogue, as a mixture-of-experts layer's
-    first GEMM (gate and up projections in one) ends: each 256-column tile
-    of the product holds 128 gate columns and then the 128 up columns of the
-    same features (the weights' rows are laid out so), and the tile stores
-    H = silu(gate) * up, 128 columns of H (N / 2 in all) of `out_type`. A
+def swiglu_store(pad, h, out_type, dest="%C", tile_col="%by"):
+    """The SwiGLU epilogue of a 64 x 256 accumulator %acc at rows %m: H =
+    silu(gate) * up of its 128 gate and 128 up columns, stored as
+    `out_type` to columns tile_col x 128 of `dest` (memref<?x{h}x...>). A
     thread holds gate and up of the same element (their columns are 128
     apart in the accumulator's layout), so nothing moves between threads."""
-    assert bn == 256, "swiglu takes BN = 256: 128 gate and 128 up columns"
-    h = n // 2
-    t_acc = f"!axe.buffer<64x{bn}xf32, #acc, reg>"
+    t_acc = "!axe.buffer<64x256xf32, #acc, reg>"
     half = ("#axe.layout<S[(4, 2, 8, 16, 4, 2) : "
             "(1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]>")
     t_gate = f"!axe.buffer<64x128xf32, {half}, reg>"
@@ -538,34 +539,43 @@ def swiglu(text, n, bn, out_type):
     round_h = ("" if out_type == "f32" else
                f"  %y = arith.truncf %p : f32 to {out_type}\n")
     result = "%p" if out_type == "f32" else "%y"
+    # tile_col x 128, not n0 / 2: the stores' alignment follows from a
+    # product.
+    return (f"{pad}%hCol = arith.muli {tile_col}, %cHalf : index\n"
+            f"{pad}%gH = axe.view {dest}[%m, %hCol] : memref<?x{h}x{out_type}> "
+            f"-> {t_gh}\n"
+            f"{pad}%gate = axe.slice %acc[0, 0] : {t_acc} -> {t_gate}\n"
+            f"{pad}%up = axe.slice %acc[0, 128] : {t_acc} -> {t_up}\n"
+            f"{pad}%h = axe.alloc : {t_h}\n"
+            f"{pad}axe.elementwise ins(%gate, %up : {t_gate}, {t_up}) "
+            f"outs(%h : {t_h}) at warpgroup {{\n"
+            f"{pad}^bb0(%g: f32, %u: f32):\n"
+            f"{pad}  %one = arith.constant 1.0 : f32\n"
+            f"{pad}  %ng = arith.negf %g : f32\n"
+            f"{pad}  %e = math.exp %ng : f32\n"
+            f"{pad}  %d = arith.addf %one, %e : f32\n"
+            # An approximate division (as exp is): the IEEE one's long
+            # sequence, unrolled over a thread's 64 elements, spilled.
+            f"{pad}  %s = arith.divf %g, %d fastmath<afn> : f32\n"
+            f"{pad}  %p = arith.mulf %s, %u : f32\n"
+            + (pad + round_h if round_h else "") +
+            f"{pad}  axe.yield {result} : {out_type}\n"
+            f"{pad}}}\n"
+            f"{pad}axe.copy %h to %gH at warpgroup : {t_h} to {t_gh}\n")
 
-    def epilogue(m):
-        pad = m[1]
-        # by x 128, not n0 / 2: the stores' alignment follows from a product.
-        return (f"{pad}%hCol = arith.muli %by, %cHalf : index\n"
-                f"{pad}%gH = axe.view %C[%m, %hCol] : memref<?x{h}x{out_type}> "
-                f"-> {t_gh}\n"
-                f"{pad}%gate = axe.slice %acc[0, 0] : {t_acc} -> {t_gate}\n"
-                f"{pad}%up = axe.slice %acc[0, 128] : {t_acc} -> {t_up}\n"
-                f"{pad}%h = axe.alloc : {t_h}\n"
-                f"{pad}axe.elementwise ins(%gate, %up : {t_gate}, {t_up}) "
-                f"outs(%h : {t_h}) at warpgroup {{\n"
-                f"{pad}^bb0(%g: f32, %u: f32):\n"
-                f"{pad}  %one = arith.constant 1.0 : f32\n"
-                f"{pad}  %ng = arith.negf %g : f32\n"
-                f"{pad}  %e = math.exp %ng : f32\n"
-                f"{pad}  %d = arith.addf %one, %e : f32\n"
-                # An approximate division (as exp is): the IEEE one's long
-                # sequence, unrolled over a thread's 64 elements, spilled.
-                f"{pad}  %s = arith.divf %g, %d fastmath<afn> : f32\n"
-                f"{pad}  %p = arith.mulf %s, %u : f32\n"
-                + (pad + round_h if round_h else "") +
-                f"{pad}  axe.yield {result} : {out_type}\n"
-                f"{pad}}}\n"
-                f"{pad}axe.copy %h to %gH at warpgroup : {t_h} to {t_gh}\n")
+
+def swiglu(text, n, bn, out_type):
+    """The kernel with a SwiGLU epilogue, as a mixture-of-experts layer's
+    first GEMM (gate and up projections in one) ends: each 256-column tile
+    of the product holds 128 gate columns and then the 128 up columns of the
+    same features (the weights' rows are laid out so), and the tile stores
+    H = silu(gate) * up, 128 columns of H (N / 2 in all) of `out_type`; see
+    swiglu_store."""
+    assert bn == 256, "swiglu takes BN = 256: 128 gate and 128 up columns"
+    h = n // 2
     text = must_sub(
         r"( *)%gC = axe\.view [^\n]*\n *axe\.copy %acc to %gC [^\n]*\n",
-        epilogue, text, "swiglu: C's store")
+        lambda m: swiglu_store(m[1], h, out_type), text, "swiglu: C's store")
     text = re.sub(r"%C: memref<\?x\d+xf32>", f"%C: memref<?x{h}x{out_type}>",
                   text)
     text = text.replace("    %zero = arith.constant",

@@ -295,6 +295,10 @@ void Machine::step(const Inst &i) {
     return execTcgen05(i);
   case Opc::Mapa:
     return execMapa(i);
+  case Opc::AtomicAdd:
+    return execAtomicAdd(i);
+  case Opc::Fence:
+    return execFence(i);
   default:
     fail(i, -1, "internal: unexpected instruction");
   }

@@ -102,6 +102,7 @@ private:
   mlir::LogicalResult checkViewBaseUnused(mlir::memref::ViewOp view);
   mlir::LogicalResult llvmOp(mlir::Operation *op);
   mlir::LogicalResult llvmLoadStore(mlir::Operation *op);
+  mlir::LogicalResult llvmAtomic(mlir::Operation *op);
 
   // DecodeGPU.cpp: gpu, nvvm and nvgpu.
   mlir::LogicalResult gpuOp(mlir::Operation *op);

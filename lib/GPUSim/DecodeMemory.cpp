@@ -300,7 +300,74 @@ LogicalResult Decoder::memoryOp(Operation *o) {
 // llvm ops
 //===----------------------------------------------------------------------===//
 
+/// The MemOrder of an LLVM atomic ordering (seq_cst is at least acq_rel).
+static std::optional<MemOrder> memOrder(LLVM::AtomicOrdering o) {
+  switch (o) {
+  case LLVM::AtomicOrdering::monotonic:
+  case LLVM::AtomicOrdering::unordered:
+    return MemOrder::Relaxed;
+  case LLVM::AtomicOrdering::acquire:
+    return MemOrder::Acquire;
+  case LLVM::AtomicOrdering::release:
+    return MemOrder::Release;
+  case LLVM::AtomicOrdering::acq_rel:
+  case LLVM::AtomicOrdering::seq_cst:
+    return MemOrder::AcqRel;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A syncscope at least as wide as the GPU: "" (system), "device". A
+/// narrower one ("block", "cluster") does not order other CTAs' accesses.
+static bool gpuWideScope(std::optional<StringRef> scope) {
+  return !scope || scope->empty() || *scope == "device";
+}
+
+/// llvm.atomicrmw add of an integer, and llvm.fence.
+LogicalResult Decoder::llvmAtomic(Operation *o) {
+  if (auto fence = dyn_cast<LLVM::FenceOp>(o)) {
+    std::optional<MemOrder> order = memOrder(fence.getOrdering());
+    if (!order || *order == MemOrder::Relaxed)
+      return o->emitError("axe-gpu-run: llvm.fence needs acquire, release, "
+                          "acq_rel or seq_cst");
+    // A fence narrower than the GPU orders nothing between CTAs.
+    Inst &i = emit(gpuWideScope(fence.getSyncscope()) ? Opc::Fence : Opc::Nop,
+                   o);
+    i.sub = uint8_t(*order == MemOrder::Acquire   ? FenceKind::Acquire
+                    : *order == MemOrder::Release ? FenceKind::Release
+                                                  : FenceKind::AcqRel);
+    return success();
+  }
+  auto rmw = cast<LLVM::AtomicRMWOp>(o);
+  if (rmw.getBinOp() != LLVM::AtomicBinOp::add)
+    return o->emitError("axe-gpu-run: llvm.atomicrmw ")
+           << LLVM::stringifyAtomicBinOp(rmw.getBinOp())
+           << ": only integer add is supported";
+  FailureOr<ElementInfo> e = info(rmw.getVal().getType(), o);
+  if (failed(e))
+    return failure();
+  if (e->kind != Kind::Int || e->n != 1 || (e->bits != 32 && e->bits != 64))
+    return o->emitError("axe-gpu-run: llvm.atomicrmw add of i32 or i64 only");
+  std::optional<MemOrder> order = memOrder(rmw.getOrdering());
+  if (!order)
+    return o->emitError("axe-gpu-run: llvm.atomicrmw without an ordering");
+  if (!gpuWideScope(rmw.getSyncscope()))
+    order = MemOrder::Relaxed;
+  FailureOr<Slot> out = define(rmw.getRes(), o);
+  if (failed(out))
+    return failure();
+  Inst &i = emit(Opc::AtomicAdd, o);
+  setType(i, *e);
+  i.in = {in(rmw.getPtr()), in(rmw.getVal())};
+  i.out = {out->base};
+  i.imm = {addressSpace(rmw.getPtr().getType()), int64_t(*order)};
+  return success();
+}
+
 LogicalResult Decoder::llvmOp(Operation *o) {
+  if (isa<LLVM::AtomicRMWOp, LLVM::FenceOp>(o))
+    return llvmAtomic(o);
   if (isa<LLVM::IntToPtrOp, LLVM::PtrToIntOp>(o)) {
     FailureOr<ElementInfo> src = info(o->getOperand(0).getType(), o);
     FailureOr<ElementInfo> dst = info(o->getResult(0).getType(), o);
@@ -389,5 +456,17 @@ LogicalResult Decoder::llvmLoadStore(Operation *o) {
   else
     i.in.push_back(in(value));
   i.imm = {-1, addressSpace(addr.getType())};
+  LLVM::AtomicOrdering ordering =
+      isLoad ? cast<LLVM::LoadOp>(o).getOrdering()
+             : cast<LLVM::StoreOp>(o).getOrdering();
+  if (ordering != LLVM::AtomicOrdering::not_atomic) {
+    if (!isLoad || e->n != 1)
+      return o->emitError("axe-gpu-run: atomic llvm.load of a scalar is "
+                          "supported; atomic stores and vectors are not");
+    std::optional<MemOrder> order = memOrder(ordering);
+    if (!gpuWideScope(cast<LLVM::LoadOp>(o).getSyncscope()))
+      order = MemOrder::Relaxed;
+    i.imm.push_back(int64_t(order.value_or(MemOrder::Relaxed)));
+  }
   return success();
 }

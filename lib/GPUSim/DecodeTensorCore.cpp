@@ -22,6 +22,15 @@ using namespace axe::gpusim::decode;
 //===----------------------------------------------------------------------===//
 
 LogicalResult Decoder::hopperOp(Operation *o) {
+  if (auto proxy = dyn_cast<NVVM::FenceProxyOp>(o);
+      proxy && (proxy.getKind() == NVVM::ProxyKind::async ||
+                proxy.getKind() == NVVM::ProxyKind::async_global)) {
+    // Orders the thread's generic-proxy view of global memory with the
+    // async proxy's (TMA): what the CTA acquired from other CTAs becomes
+    // visible to its TMA loads.
+    emit(Opc::Fence, o).sub = uint8_t(FenceKind::AsyncProxy);
+    return success();
+  }
   if (isa<nvgpu::TmaPrefetchOp, nvgpu::TmaFenceOp, NVVM::WgmmaFenceAlignedOp,
           NVVM::FenceMbarrierInitOp, NVVM::FenceProxyOp,
           NVVM::SetMaxRegisterOp>(o)) {

@@ -96,9 +96,10 @@ int64_t axe::gpusim::boxBytes(const TensorMap &m) {
   return n;
 }
 
-int64_t axe::gpusim::tmaLoadBox(const TensorMap &m, const int64_t *coords,
-                                uint8_t *dst, int64_t dstAddress,
-                                bool floatElements) {
+int64_t axe::gpusim::tmaLoadBox(
+    const TensorMap &m, const int64_t *coords, uint8_t *dst,
+    int64_t dstAddress, bool floatElements,
+    llvm::function_ref<bool(const uint8_t *, int64_t)> onRead) {
   int64_t elements = boxBytes(m) / m.elementBytes;
   unsigned eb = m.elementBytes;
   uint8_t fill[8] = {};
@@ -125,9 +126,11 @@ int64_t axe::gpusim::tmaLoadBox(const TensorMap &m, const int64_t *coords,
     }
     int64_t at = swizzleAddress(m.swizzle, dstAddress + e * eb) - dstAddress;
     if (inside) {
-      std::memcpy(dst + at,
-                  reinterpret_cast<const uint8_t *>(m.globalAddress) + offset,
-                  eb);
+      const uint8_t *src =
+          reinterpret_cast<const uint8_t *>(m.globalAddress) + offset;
+      if (onRead && !onRead(src, eb))
+        return read;
+      std::memcpy(dst + at, src, eb);
       read += eb;
     } else {
       std::memcpy(dst + at, fill, eb);

@@ -103,8 +103,16 @@ void Machine::execTmaLoad(const Inst &i) {
                   "initialized");
     if (!checkBytes(i, l, b, byte, bytes, false))
       return;
-    int64_t read =
-        tmaLoadBox(*m, coords, b.data + byte, sharedAddress, floatElements);
+    auto ordered = [&](const uint8_t *src, int64_t n) {
+      return checkTmaGlobalRead(i, l, src, n);
+    };
+    int64_t read = tmaLoadBox(
+        *m, coords, b.data + byte, sharedAddress, floatElements,
+        options.checkRaces
+            ? llvm::function_ref<bool(const uint8_t *, int64_t)>(ordered)
+            : nullptr);
+    if (failed)
+      return;
     // Readable once the phase completes.
     if (b.poison.empty())
       b.poison.assign(b.hi, 0);

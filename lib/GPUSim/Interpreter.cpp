@@ -141,6 +141,9 @@ void Machine::initWarp(Warp &w, unsigned id, int64_t threads) {
   w.allocas.clear();
   w.clusterArrived = w.clusterUnwaited = 0;
   w.clusterArrivePhase = 0;
+  w.releaseCover = 0;
+  w.pendingAcquire.clear();
+  w.spinReads = 0;
   w.launched = 0;
   int64_t bx = dims.block[0], by = dims.block[1];
   for (int l = 0; l < 32; ++l) {

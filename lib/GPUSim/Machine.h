@@ -25,6 +25,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -58,8 +59,16 @@ struct Buffer {
   /// byte only after it has observed that phase.
   std::vector<uint64_t> tmaFill;
   std::vector<Shadow> shadow;
+  /// Global bytes (with --check-races): the CTA that last wrote each
+  /// ((linear id + 1) << 32) and the generation of its writes then (see
+  /// CrossCta.cpp); 0 for bytes no CTA of the launch wrote.
+  std::vector<uint64_t> ctaStamp;
   std::string name;
 };
+
+/// What one CTA knows of the others' writes: per CTA (linear id), the
+/// generations below which its writes are visible.
+using CtaClock = llvm::DenseMap<uint32_t, uint32_t>;
 
 /// One queued cp.async of one lane.
 struct AsyncCopy {
@@ -146,6 +155,15 @@ struct Warp {
   /// The bar.warp.sync this warp has passed (the race detector's warp
   /// epochs).
   uint32_t warpSyncs = 0;
+  /// Ordering between CTAs: the cover of this warp's last release fence
+  /// (its CTA's writes of a lower generation; 0: none), and what its
+  /// relaxed atomic reads saw released, which an acquire fence acquires.
+  uint32_t releaseCover = 0;
+  CtaClock pendingAcquire;
+  /// Atomic loads in a row that read the same value at the same address
+  /// (a spin that nothing running can end: see Pointers.cpp).
+  uint64_t spinAddress = 0, spinValue = 0;
+  uint32_t spinReads = 0;
   /// The wgmma an AtWarpgroup warp waits at (instruction index).
   int32_t warpgroupAt = -1;
   /// wgmma operations not committed yet, and committed groups not waited
@@ -270,6 +288,8 @@ public:
                       int64_t &byte, bool atomic = false);
   void execGep(const Inst &i);
   void execPointerAccess(const Inst &i, bool isLoad);
+  bool noteSpin(const Inst &i, int lane, uint64_t address, const Buffer *b,
+                int64_t byte);
   void execStMatrix(const Inst &i);
   void execAsyncCopyRaw(const Inst &i);
   void queueCopy(const Inst &i, int lane, Buffer &dst, int64_t dstByte,
@@ -315,6 +335,17 @@ public:
   void execCluster(const Inst &i, Warp &w, int32_t &pc);
   bool releaseClusterBarrier();
   void execMapa(const Inst &i);
+
+  // CrossCta.cpp (the order of global memory between the CTAs of a launch)
+  uint32_t ctaLinear() const;
+  bool checkCrossCta(const Inst &i, int lane, Buffer &b, int64_t byte,
+                     int64_t bytes, bool isLoad, bool async);
+  bool checkTmaGlobalRead(const Inst &i, int lane, const uint8_t *src,
+                          int64_t bytes);
+  void execAtomicAdd(const Inst &i);
+  void execFence(const Inst &i);
+  void atomicAcquire(std::pair<uint32_t, int64_t> flag, MemOrder order);
+  void atomicRelease(std::pair<uint32_t, int64_t> flag, MemOrder order);
   bool resolveRemote(const Inst &i, int lane, uint64_t address, int64_t bytes,
                      bool isLoad, Buffer *&buf, int64_t &byte, bool atomic);
   std::string ctaName(unsigned rank) const;
@@ -379,6 +410,14 @@ public:
   std::vector<llvm::SmallVector<unsigned>> clusterShared;
   uint64_t clusterPhase = 0;
   uint32_t epochClock = 0, clusterClock = 0;
+
+  /// Ordering between CTAs (CrossCta.cpp): each CTA's write generation (by
+  /// linear id), what each CTA has acquired (for its generic-proxy accesses
+  /// and, after a proxy fence, its async ones), and per atomic location
+  /// (buffer, byte) what the releases on it published.
+  std::vector<uint32_t> ctaGeneration;
+  std::unordered_map<uint32_t, CtaClock> ctaAcquired, ctaAcquiredAsync;
+  std::map<std::pair<uint32_t, int64_t>, CtaClock> flagClocks;
 
   // The running warp.
   Warp *cur = nullptr;

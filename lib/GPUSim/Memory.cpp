@@ -63,6 +63,9 @@ bool Machine::checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
     return false;
   if (!b.shadow.empty())
     shadowAccess(i, lane, b, byte, bytes, !isLoad);
+  if (b.space == Space::Global && options.checkRaces &&
+      !checkCrossCta(i, lane, b, byte, bytes, isLoad, /*async=*/false))
+    return false;
   return !failed;
 }
 

@@ -74,12 +74,47 @@ void Machine::execGep(const Inst &i) {
   });
 }
 
+/// A warp runs until it blocks, and nothing else runs meanwhile: an atomic
+/// load that keeps reading one value at one address is a spin no thread
+/// will end (the flag's writer is a later CTA, since CTAs run one cluster
+/// at a time here, or another warp of this CTA, which cannot run). On a GPU
+/// it would hang the same way when the writer cannot start before the
+/// waiter ends. Reported after kSpinReads such reads.
+bool Machine::noteSpin(const Inst &i, int lane, uint64_t address,
+                       const Buffer *b, int64_t byte) {
+  constexpr uint32_t kSpinReads = 4096;
+  uint64_t value = 0;
+  std::memcpy(&value, b->data + byte,
+              std::min<int64_t>(8, storageBytes(i.kind, i.bits)));
+  Warp &w = *cur;
+  if (w.spinReads && w.spinAddress == address && w.spinValue == value) {
+    if (++w.spinReads < kSpinReads)
+      return true;
+    fail(i, lane,
+         llvm::formatv("spins on byte {0} of {1}, which holds {2} and which "
+                       "no running thread can change: its writer is a CTA "
+                       "that starts after this one (axe-gpu-run runs CTAs "
+                       "one cluster at a time; a GPU need not run them "
+                       "together either: wait only for CTAs that drew an "
+                       "earlier ticket) or another warp of this CTA (warps "
+                       "yield only at barriers here)",
+                       byte, b->name, int64_t(value)));
+    return false;
+  }
+  w.spinAddress = address;
+  w.spinValue = value;
+  w.spinReads = 1;
+  return true;
+}
+
 /// llvm.load / llvm.store of a scalar or a vector (contiguous elements).
 void Machine::execPointerAccess(const Inst &i, bool isLoad) {
   unsigned eb = storageBytes(i.kind, i.bits);
   int64_t bytes = int64_t(i.n) * eb;
   uint64_t m = i.kind == Kind::Int ? widthMask(i.bits) : ~uint64_t(0);
   unsigned space = unsigned(i.imm[1]);
+  // An atomic load (imm[2]: its MemOrder) takes part in no race.
+  bool atomic = i.imm.size() > 2;
   int64_t addr[32] = {};
   bool remote = false;
   forLanes(mask, [&](int l) {
@@ -88,7 +123,11 @@ void Machine::execPointerAccess(const Inst &i, bool isLoad) {
     Buffer *b;
     int64_t byte;
     if (!resolvePointer(i, l, reg(i.in[0], 0, l), bytes, space, isLoad, b,
-                        byte))
+                        byte, atomic))
+      return;
+    if (atomic && b->space == Space::Global)
+      atomicAcquire({uint32_t(b - buffers.data()), byte}, MemOrder(i.imm[2]));
+    if (atomic && isLoad && !noteSpin(i, l, reg(i.in[0], 0, l), b, byte))
       return;
     if (space == 7)
       remote |= !llvm::is_contained(clusterShared[curRank],

@@ -18,6 +18,8 @@
 
 #include "axe/GPUSim/Fragments.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -85,9 +87,13 @@ int64_t boxBytes(const TensorMap &m);
 /// (a coordinate < 0 or >= its dim) are zeros (or NaN with oobNaN, for
 /// float elements of 2 or 4 bytes). `dstAddress` must be aligned as
 /// swizzleAlignment says and the inner box span equal to the swizzle span
-/// (the caller checks). Returns the bytes read from global memory.
-int64_t tmaLoadBox(const TensorMap &m, const int64_t *coords, uint8_t *dst,
-                   int64_t dstAddress, bool floatElements);
+/// (the caller checks). `onRead`, when given, sees each element's global
+/// bytes before they are read, and stops the copy by returning false.
+/// Returns the bytes read from global memory.
+int64_t tmaLoadBox(
+    const TensorMap &m, const int64_t *coords, uint8_t *dst,
+    int64_t dstAddress, bool floatElements,
+    llvm::function_ref<bool(const uint8_t *, int64_t)> onRead = nullptr);
 
 /// The sm_90 shared-memory matrix descriptor (64 bits): start address
 /// bits [0,14), leading-dimension byte offset [16,30), stride-dimension

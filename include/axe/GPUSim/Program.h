@@ -96,7 +96,20 @@ enum class Opc : uint8_t {
   // and shared::cluster -> shared::cta casts.
   Cluster,
   Mapa,
+  // Ordering between CTAs through global memory: llvm.atomicrmw add (in =
+  // pointer, value; imm = address space, MemOrder) and fences (sub: a
+  // FenceKind).
+  AtomicAdd,
+  Fence,
 };
+
+/// The ordering of an atomic access (imm of AtomicAdd, imm[2] of an atomic
+/// llvm.load).
+enum class MemOrder : uint8_t { Relaxed, Acquire, Release, AcqRel };
+
+/// What a fence orders (Inst::sub of Opc::Fence): llvm.fence at GPU scope
+/// or wider, and the generic / async proxy fence of global memory.
+enum class FenceKind : uint8_t { Acquire, Release, AcqRel, AsyncProxy };
 
 /// Sub-operations (Inst::sub).
 enum class IBinOp : uint8_t {

@@ -111,6 +111,19 @@ LogicalResult checkKernel(KernelOp kernel) {
                       "operands";
     return WalkResult::interrupt();
   });
+  if (walk.wasInterrupted())
+    return failure();
+  // Flags order CTAs that run concurrently; the CPU target runs a CTA's
+  // partitions and warps as one thread, where a scope's add would run once
+  // per instance of the scope, so it does not take them yet.
+  walk = kernel.getBody().walk([&](Operation *op) {
+    if (!isa<FlagAddOp, FlagWaitOp>(op))
+      return WalkResult::advance();
+    op->emitError() << op->getName()
+                    << " has no CPU lowering: flags between CTAs run on "
+                       "NVIDIA targets (axe-to-nvvm) only";
+    return WalkResult::interrupt();
+  });
   return failure(walk.wasInterrupted());
 }
 

@@ -92,7 +92,7 @@ LogicalResult checkDispatched(KernelOp kernel) {
       return WalkResult::interrupt();
     }
     if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, FenceAsyncProxyOp,
-            WaitOp, WarpSpecializeOp, PartitionOp, PipelineOp,
+            FlagAddOp, FlagWaitOp, WaitOp, WarpSpecializeOp, PartitionOp, PipelineOp,
             PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
             PipelineReleaseOp, TurnBeginOp, TurnEndOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
@@ -597,6 +597,8 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
           func, entry, blockThreads(func) / cg.target().warpSize, cg, rw)))
     return failure();
   if (failed(lowerWarpSpecialize(func, cg, rw)))
+    return failure();
+  if (failed(nvvm::lowerFlags(func, cg, rw)))
     return failure();
   rw.setInsertionPointToStart(&entry);
   Value token = createTokenPlaceholder(rw, func.getLoc());

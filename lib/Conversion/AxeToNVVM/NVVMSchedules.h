@@ -10,6 +10,10 @@
 
 #include <optional>
 
+namespace mlir::gpu {
+class GPUFuncOp;
+} // namespace mlir::gpu
+
 namespace axe::nvvm {
 
 /// The SIMT schedules: copy, fill, elementwise, reduce and gemm, each
@@ -84,6 +88,14 @@ mlir::LogicalResult lowerPipelines(mlir::Operation *root, mlir::Block &entry,
                                    int64_t ctaWarps,
                                    const ThreadTargetCodegen &cg,
                                    mlir::RewriterBase &rw);
+
+/// Lowers the flag ops (axe.flag_add, axe.flag_wait) of a kernel body to
+/// GPU-scope atomics, acquire loads, proxy fences and barriers over their
+/// scopes (NVVMFlags.cpp). `func` gets a shared slot for each flag_add whose
+/// old value its scope reads.
+mlir::LogicalResult lowerFlags(mlir::gpu::GPUFuncOp func,
+                               const ThreadTargetCodegen &cg,
+                               mlir::RewriterBase &rw);
 
 } // namespace axe::nvvm
 

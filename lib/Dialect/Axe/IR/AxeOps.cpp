@@ -305,6 +305,45 @@ LogicalResult WaitOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Flags between CTAs
+//===----------------------------------------------------------------------===//
+
+/// A flag is an i32 in global memory, indexed fully, touched by the threads
+/// of one scope of a kernel.
+static LogicalResult verifyFlagOp(Operation *op, MemRefType flags,
+                                  size_t indices, ScopeAttr scope) {
+  if (int64_t(indices) != flags.getRank())
+    return op->emitOpError() << "indexes a memref of rank " << flags.getRank()
+                             << " with " << indices << " indices";
+  if (Attribute space = flags.getMemorySpace())
+    return op->emitOpError()
+           << "takes a flag in global memory (a memref without a memory "
+              "space), not in "
+           << space;
+  if (!op->getParentOfType<KernelOp>())
+    return op->emitOpError()
+           << "synchronizes the CTAs of a launch and must be inside an "
+              "axe.kernel";
+  ScopeKind kind = scope.getKind();
+  if (kind != ScopeKind::Thread && kind != ScopeKind::Warp &&
+      kind != ScopeKind::Warpgroup && kind != ScopeKind::CTA)
+    return op->emitOpError() << "runs at " << scopeName(kind)
+                             << " scope; flags take thread, warp, warpgroup "
+                                "or cta scope";
+  return verifyScopeInContext(op, scope);
+}
+
+LogicalResult FlagAddOp::verify() {
+  return verifyFlagOp(*this, getFlags().getType(), getIndices().size(),
+                      getScope());
+}
+
+LogicalResult FlagWaitOp::verify() {
+  return verifyFlagOp(*this, getFlags().getType(), getIndices().size(),
+                      getScope());
+}
+
+//===----------------------------------------------------------------------===//
 // Pipeline stage ops
 //===----------------------------------------------------------------------===//
 

@@ -637,6 +637,76 @@ def Axe_FenceAsyncProxyOp : Axe_Op<"fence_async_proxy",
 }
 
 //===----------------------------------------------------------------------===//
+// Flags between CTAs
+//===----------------------------------------------------------------------===//
+
+def Axe_FlagAddOp : Axe_Op<"flag_add", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Publish a scope's writes to other CTAs by adding to a flag";
+  let description = [{
+    CTAs of one launch hand data to each other through global memory and a
+    counter beside it, a flag: the writer's CTA adds to the flag when its
+    writes are done, the reader's waits (`axe.flag_wait`) until the flag
+    reaches the count it needs. When every thread of the scope has arrived,
+    one of them adds `value` to the flag as one atomic read-modify-write at
+    GPU scope that releases the scope's earlier writes (to whichever thread
+    later acquires the flag, including the asynchronous copies that TMA
+    makes after `axe.flag_wait`) and acquires what earlier adders released.
+    Every thread of the scope gets the flag's value before the add, so a
+    CTA can draw a ticket, e.g. the next tile in the order the CTAs start:
+
+    ```mlir
+    %t = axe.flag_add %ticket[%c0], %one at cta : memref<1xi32>
+    ...                                   // the tile's stores to %H
+    %_ = axe.flag_add %done[%row], %one at warpgroup : memref<?xi32>
+    ```
+
+    Scopes: thread, warp, warpgroup or cta (inside `axe.partition`, warp or
+    warpgroup). NVIDIA GPUs: every thread fences its writes for the async
+    proxy, a barrier over the scope, `fence.acq_rel.gpu` and `atom.add` by
+    the scope's first thread, and (when the result is used) the value handed
+    to the scope through shared memory and a second barrier.
+  }];
+  let arguments = (ins MemRefOf<[I32]>:$flags, Variadic<Index>:$indices,
+                       I32:$value, Axe_ScopeAttr:$scope);
+  let results = (outs I32:$old);
+  let assemblyFormat = [{
+    $flags `[` $indices `]` `,` $value `at` custom<Scope>($scope) attr-dict
+    `:` type($flags)
+  }];
+  let hasVerifier = 1;
+}
+
+def Axe_FlagWaitOp : Axe_Op<"flag_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until a flag reaches a count, acquiring what it published";
+  let description = [{
+    The scope's first thread reads the flag with acquire loads at GPU scope
+    until its value is at least `target` (signed compare); then the scope's
+    threads meet at a barrier and each fences for the async proxy, so that
+    their loads, and the TMA copies they issue, see every write that the
+    adders released before the flag reached `target`:
+
+    ```mlir
+    axe.flag_wait %done[%row], %need at warpgroup : memref<?xi32>
+    %t = axe.copy_async %gH to %sH at warpgroup {schedule = {sm_90 = "tma"}} : ...
+    ```
+
+    A flag that never reaches its target hangs the kernel. On a GPU, a CTA
+    may only wait for CTAs that are sure to run: ones that drew an earlier
+    ticket (`axe.flag_add` on a counter) are, since they are running or
+    done; ones merely earlier in the grid are not guaranteed to be.
+    `axe-gpu-run`, which runs CTAs one cluster at a time, reports such a
+    wait as a spin that never ends.
+  }];
+  let arguments = (ins MemRefOf<[I32]>:$flags, Variadic<Index>:$indices,
+                       I32:$target, Axe_ScopeAttr:$scope);
+  let assemblyFormat = [{
+    $flags `[` $indices `]` `,` $target `at` custom<Scope>($scope) attr-dict
+    `:` type($flags)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Pipelines between partitions
 //===----------------------------------------------------------------------===//
 
