@@ -119,9 +119,8 @@ LogicalResult checkKernel(KernelOp kernel) {
   walk = kernel.getBody().walk([&](Operation *op) {
     if (!isa<FlagAddOp, FlagWaitOp>(op))
       return WalkResult::advance();
-    op->emitError() << op->getName()
-                    << " has no CPU lowering: flags between CTAs run on "
-                       "NVIDIA targets (axe-to-nvvm) only";
+    op->emitOpError() << "has no CPU lowering: flags between CTAs run on "
+                         "NVIDIA targets (axe-to-nvvm) only";
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

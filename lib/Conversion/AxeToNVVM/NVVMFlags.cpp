@@ -135,8 +135,10 @@ LogicalResult lowerFlagAdd(FlagAddOp op, gpu::GPUFuncOp func,
   if (failed(leader))
     return failure();
   bool used = !op.getOld().use_empty();
-  Value zero = arith::ConstantIntOp::create(rw, loc, 0, 32);
-  Value old = onLeader(rw, loc, *leader, used && *leader ? zero : Value(), [&] {
+  Value otherwise = used && *leader
+                        ? arith::ConstantIntOp::create(rw, loc, 0, 32).getResult()
+                        : Value();
+  Value old = onLeader(rw, loc, *leader, otherwise, [&] {
     Value ptr = flagPointer(rw, loc, op.getFlags(), op.getIndices());
     gpuFence(rw, loc, LLVM::AtomicOrdering::release);
     Value v = LLVM::AtomicRMWOp::create(rw, loc, LLVM::AtomicBinOp::add, ptr,

@@ -146,3 +146,18 @@ func.func @pipeline_through_loop(%n: index) {
   }
   return
 }
+
+// -----
+
+// Flags order CTAs that run concurrently on a GPU; the CPU target has no
+// lowering for them.
+func.func @flags(%done: memref<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  axe.kernel grid [4] threads 32 {
+    // expected-error @+1 {{'axe.flag_add' op has no CPU lowering: flags between CTAs run on NVIDIA targets (axe-to-nvvm) only}}
+    %t = axe.flag_add %done[%c0], %one at cta : memref<4xi32>
+    axe.flag_wait %done[%c0], %one at cta : memref<4xi32>
+  }
+  return
+}

@@ -399,3 +399,71 @@ func.func @reduce_async_types(%s: !parts, %d: !axe.buffer<8xf16, #axe.layout<S[8
   %t = axe.reduce_async sum %s into %d dims [0] at mesh<d = 2> : !parts into !axe.buffer<8xf16, #axe.layout<S[8 : 1] + R[2 : 1@d]>, global>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Flags between CTAs
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @flag_outside_kernel(%f: memref<4xi32>, %i: index, %one: i32) {
+  // expected-error @+1 {{'axe.flag_add' op synchronizes the CTAs of a launch and must be inside an axe.kernel}}
+  %t = axe.flag_add %f[%i], %one at cta : memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @flag_indices(%f: memref<4x4xi32>, %i: index, %one: i32) {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{'axe.flag_wait' op indexes a memref of rank 2 with 1 indices}}
+    axe.flag_wait %f[%i], %one at cta : memref<4x4xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @flag_in_shared(%f: memref<4xi32, 3>, %i: index, %one: i32) {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{'axe.flag_add' op takes a flag in global memory (a memref without a memory space), not in 3}}
+    %t = axe.flag_add %f[%i], %one at cta : memref<4xi32, 3>
+  }
+  return
+}
+
+// -----
+
+func.func @flag_cluster_scope(%f: memref<4xi32>, %i: index, %one: i32) {
+  axe.kernel grid [2] threads 32 cluster [2] {
+    // expected-error @+1 {{'axe.flag_add' op runs at cluster scope; flags take thread, warp, warpgroup or cta scope}}
+    %t = axe.flag_add %f[%i], %one at cluster : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
+func.func @flag_cta_in_partition(%f: memref<4xi32>, %i: index, %one: i32) {
+  axe.kernel grid [1] threads 256 {
+    axe.warp_specialize {
+      axe.partition warps [0, 4) {
+        // expected-error @+1 {{'axe.flag_wait' op runs at cta scope inside axe.partition warps [0, 4): only the 4 warps of the partition run it; use warp or warpgroup scope}}
+        axe.flag_wait %f[%i], %one at cta : memref<4xi32>
+      }
+      axe.partition warps [4, 8) {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @flag_type(%f: memref<4xi64>, %i: index, %one: i32) {
+  axe.kernel grid [1] threads 32 {
+    // expected-error @+1 {{operand #0 must be memref of 32-bit signless integer values}}
+    %t = axe.flag_add %f[%i], %one at cta : memref<4xi64>
+  }
+  return
+}

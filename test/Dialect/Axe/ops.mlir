@@ -251,3 +251,20 @@ func.func @reduce_async(%s: !parts, %d: !sum) {
   axe.wait %t at mesh<d = 2>
   return
 }
+
+// -----
+
+// Flags between the CTAs of a launch: a ticket, a count, a wait.
+// CHECK-LABEL: func.func @flags
+// CHECK: %{{.*}} = axe.flag_add %{{.*}}[%{{.*}}], %{{.*}} at cta : memref<1xi32>
+// CHECK: axe.flag_wait %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} at warpgroup : memref<4x8xi32>
+// CHECK: %{{.*}} = axe.flag_add %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} at warp : memref<4x8xi32>
+func.func @flags(%ticket: memref<1xi32>, %done: memref<4x8xi32>, %i: index) {
+  %one = arith.constant 1 : i32
+  axe.kernel grid [8] threads 128 {
+    %t = axe.flag_add %ticket[%i], %one at cta : memref<1xi32>
+    axe.flag_wait %done[%i, %i], %t at warpgroup : memref<4x8xi32>
+    %o = axe.flag_add %done[%i, %i], %one at warp : memref<4x8xi32>
+  }
+  return
+}
