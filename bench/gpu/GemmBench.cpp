@@ -35,6 +35,19 @@
 // Their C must equal cuBLAS's bit for bit, padding rows (0) included;
 // TFLOP/s count the routed rows only.
 //
+// Fused mixture-of-experts layers (gen_moe_sm90.py: gate_up with SwiGLU and
+// down in one launch) run at the same token counts against the unfused
+// sequence of the same baseline: cublasGemmGroupedBatchedEx for gate_up
+// and again for down, on the same buffers. The baseline leaves out the
+// activation between them (cuBLAS has none; any kernel for it would only
+// add to the baseline's time), and the fused layer's timing leaves out the
+// reset of its ticket and flags (one cuMemsetD32 before each launch). H and
+// Y are not integers, so they are checked within a tolerance: H against
+// silu(gate) x up of cuBLAS's gate_up output (rounded to bf16 there, which
+// the fused kernel does not do: 2^-5 of the value plus 2^-8), Y against
+// cuBLAS's down GEMM on the fused kernel's own H (2^-7 plus 2^-10: the two
+// sum in different orders before rounding to bf16).
+//
 // Usage: gemm-bench [--m M] [--n N] [--k K] [--in f16|bf16|e4m3]
 //                   [--out f32|f16|bf16] [--kernel SUBSTRING] [--runs R]
 //                   [--json FILE] [--tokens T]... [--topk K]
@@ -73,12 +86,22 @@
 #define AXE_GEMM_GROUPED(name, n, k, experts, in, out)                         \
   extern "C" void name(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF1,     \
                        int64_t);
+// Fused layers: X, W1, W2, H, Y, the routing array, the row blocks' flags,
+// the ticket counter, the number of row blocks.
+#define AXE_MOE(name, hidden, width, experts)                                  \
+  extern "C" void name(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2,     \
+                       AXE_MEMREF2, AXE_MEMREF1, AXE_MEMREF1, AXE_MEMREF1,     \
+                       int64_t);
 #include "kernels.inc"
 #undef AXE_GEMM
 #undef AXE_GEMM_SCALED
 #undef AXE_GEMM_GROUPED
+#undef AXE_MOE
 using GroupedGemmFn = void (*)(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2,
                                AXE_MEMREF1, int64_t);
+using MoeFn = void (*)(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2,
+                      AXE_MEMREF2, AXE_MEMREF1, AXE_MEMREF1, AXE_MEMREF1,
+                      int64_t);
 using GemmFn = void (*)(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2, int64_t);
 using ScaledGemmFn = void (*)(AXE_MEMREF2, AXE_MEMREF2, AXE_MEMREF2, float,
                               int64_t);
@@ -128,6 +151,8 @@ struct Kernel {
   DType in, out;
   /// Grouped kernels: B holds this many N x K matrices.
   int64_t experts;
+  /// Fused layers (N: hidden, K: expert width).
+  MoeFn moeFn = nullptr;
 };
 
 constexpr DType F16 = DType::F16, BF16 = DType::BF16, F32 = DType::F32,
@@ -139,10 +164,13 @@ const Kernel kKernels[] = {
   {#name, nullptr, name, nullptr, n, k, in, out, 0},
 #define AXE_GEMM_GROUPED(name, n, k, experts, in, out)                         \
   {#name, nullptr, nullptr, name, n, k, in, out, experts},
+#define AXE_MOE(name, hidden, width, experts)                                  \
+  {#name, nullptr, nullptr, nullptr, hidden, width, BF16, BF16, experts, name},
 #include "kernels.inc"
 #undef AXE_GEMM
 #undef AXE_GEMM_SCALED
 #undef AXE_GEMM_GROUPED
+#undef AXE_MOE
 };
 
 void check(CUresult r, const char *what) {
@@ -234,12 +262,12 @@ struct Device2D {
 };
 
 Device2D upload(int64_t rows, int64_t cols, DType t,
-                int (*value)(int64_t, int64_t)) {
+                int (*value)(int64_t, int64_t), float scale = 1.0f) {
   Device2D d{0, rows, cols, t};
   std::vector<uint8_t> host(d.bytes());
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c) {
-      uint32_t bits = bitsOf(t, float(value(r, c)));
+      uint32_t bits = bitsOf(t, float(value(r, c)) * scale);
       std::memcpy(host.data() + size_t(r * cols + c) * bytesOf(t), &bits,
                   bytesOf(t));
     }
@@ -650,6 +678,23 @@ Routing route(const std::vector<int64_t> &load) {
   return r;
 }
 
+/// A (rows x k) for routing `r`: aValue x `scale` on a token's rows,
+/// zeros on the padding (the kernels multiply it too).
+Device2D routedRows(const Routing &r, int64_t k, DType t, float scale) {
+  Device2D a{0, r.rows, k, t};
+  std::vector<uint8_t> host(a.bytes(), 0);
+  for (size_t e = 0; e < r.load.size(); ++e)
+    for (int64_t row = r.firstRow[e]; row < r.firstRow[e] + r.load[e]; ++row)
+      for (int64_t x = 0; x < k; ++x) {
+        uint32_t bits = bitsOf(t, float(aValue(row, x)) * scale);
+        std::memcpy(host.data() + size_t(row * k + x) * bytesOf(t), &bits,
+                    bytesOf(t));
+      }
+  check(cuMemAlloc(&a.ptr, a.bytes()), "cuMemAlloc");
+  check(cuMemcpyHtoD(a.ptr, host.data(), a.bytes()), "cuMemcpyHtoD");
+  return a;
+}
+
 Timing timeGroupedKernel(const Kernel &kernel, const Device2D &a,
                          const Device2D &b, const Device2D &c,
                          CUdeviceptr tiles, int64_t tileCount, int warmup,
@@ -734,27 +779,7 @@ void runGrouped(Bench &bench, const Kernel &kernel, int64_t tokens,
                 int64_t topk) {
   int64_t n = kernel.n, k = kernel.k, experts = kernel.experts;
   Routing r = route(expertLoads(tokens, topk, experts));
-  auto live = [&](int64_t row) {
-    auto it = std::upper_bound(r.firstRow.begin(), r.firstRow.end(), row);
-    size_t e = size_t(it - r.firstRow.begin()) - 1;
-    return row - r.firstRow[e] < r.load[e];
-  };
-  // A's padding rows are zeros (the kernel multiplies them too).
-  Device2D a{0, r.rows, k, kernel.in};
-  {
-    std::vector<uint8_t> host(a.bytes(), 0);
-    for (int64_t row = 0; row < r.rows; ++row) {
-      if (!live(row))
-        continue;
-      for (int64_t x = 0; x < k; ++x) {
-        uint32_t bits = bitsOf(kernel.in, float(aValue(row, x)));
-        std::memcpy(host.data() + size_t(row * k + x) * bytesOf(kernel.in),
-                    &bits, bytesOf(kernel.in));
-      }
-    }
-    check(cuMemAlloc(&a.ptr, a.bytes()), "cuMemAlloc");
-    check(cuMemcpyHtoD(a.ptr, host.data(), a.bytes()), "cuMemcpyHtoD");
-  }
+  Device2D a = routedRows(r, k, kernel.in, 1.0f);
   Device2D b = upload(experts * n, k, kernel.in, bValue);
   Device2D c = allocate(r.rows, n, kernel.out),
            ref = allocate(r.rows, n, kernel.out);
@@ -797,6 +822,112 @@ void runGrouped(Bench &bench, const Kernel &kernel, int64_t tokens,
             bad != 0);
   cuMemFree(tiles);
   for (Device2D *d : {&a, &b, &c, &ref})
+    cuMemFree(d->ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Fused mixture-of-experts layer
+//===----------------------------------------------------------------------===//
+
+/// Elements of `got` farther from `ref` than rel x |ref| + abs (both bf16
+/// matrices of `count` elements).
+int64_t offBy(const std::vector<uint8_t> &got, const std::vector<float> &ref,
+              double rel, double abs) {
+  int64_t bad = 0;
+  for (size_t x = 0; x < ref.size(); ++x) {
+    double g = valueOf(BF16, elementBits(got, BF16, x));
+    bad += !(std::fabs(g - ref[x]) <= rel * std::fabs(ref[x]) + abs);
+  }
+  return bad;
+}
+
+/// A fused layer at `tokens` tokens routed top-`topk` against cuBLAS's
+/// grouped GEMM for gate_up and then for down (the header says what is
+/// timed and checked).
+void runMoe(Bench &bench, const Kernel &kernel, int64_t tokens, int64_t topk) {
+  int64_t hidden = kernel.n, width = kernel.k, experts = kernel.experts;
+  Routing r = route(expertLoads(tokens, topk, experts));
+  int64_t tiles = int64_t(r.tileExpert.size());
+  // Eighths near 0, so that silu's curve is exercised and sums stay small.
+  Device2D x = routedRows(r, hidden, BF16, 0.125f);
+  Device2D w1 = upload(experts * 2 * width, hidden, BF16, bValue, 0.125f);
+  Device2D w2 = upload(experts * hidden, width, BF16, bValue, 0.125f);
+  Device2D h = allocate(r.rows, width, BF16), y = allocate(r.rows, hidden, BF16);
+  Device2D gate = allocate(r.rows, 2 * width, BF16),
+           yRef = allocate(r.rows, hidden, BF16);
+  for (Device2D *d : {&gate, &yRef})
+    check(cuMemsetD8(d->ptr, 0, d->bytes()), "cuMemsetD8");
+  CUdeviceptr route, flags;
+  check(cuMemAlloc(&route, size_t(tiles) * 4), "cuMemAlloc");
+  check(cuMemcpyHtoD(route, r.tileExpert.data(), size_t(tiles) * 4),
+        "cuMemcpyHtoD");
+  // The row blocks' flags, then the ticket counter.
+  check(cuMemAlloc(&flags, size_t(tiles + 1) * 4), "cuMemAlloc");
+  auto ptr = [](CUdeviceptr p) { return reinterpret_cast<void *>(p); };
+  void *px = ptr(x.ptr), *p1 = ptr(w1.ptr), *p2 = ptr(w2.ptr), *ph = ptr(h.ptr),
+       *py = ptr(y.ptr), *pr = ptr(route), *pf = ptr(flags),
+       *pt = ptr(flags + size_t(tiles) * 4);
+  Timing fused = timeLaunches(
+      [&] {
+        check(cuMemsetD32(flags, 0, size_t(tiles + 1)), "cuMemsetD32");
+        kernel.moeFn(px, px, 0, x.rows, x.cols, x.cols, 1, p1, p1, 0, w1.rows,
+                     w1.cols, w1.cols, 1, p2, p2, 0, w2.rows, w2.cols, w2.cols,
+                     1, ph, ph, 0, h.rows, h.cols, h.cols, 1, py, py, 0, y.rows,
+                     y.cols, y.cols, 1, pr, pr, 0, tiles, 1, pf, pf, 0, tiles,
+                     1, pt, pt, 0, 1, 1, tiles);
+      },
+      bench.warmup, bench.runs);
+  Timing gateUp = timeCublasGrouped(bench.handle, r, x, w1, gate, 2 * width,
+                                    bench.warmup, bench.runs);
+  Timing down = timeCublasGrouped(bench.handle, r, h, w2, yRef, hidden,
+                                  bench.warmup, bench.runs);
+  Timing base{gateUp.meanMs + down.meanMs, gateUp.bestMs + down.bestMs};
+  // H against silu(gate) x up of cuBLAS's gate_up (tile t of 256 columns:
+  // 128 gate columns, then the up columns of the same features); padding
+  // rows are 0 in both.
+  std::vector<uint8_t> gotH = download(h), g = download(gate);
+  std::vector<float> refH(size_t(r.rows * width));
+  for (int64_t row = 0; row < r.rows; ++row)
+    for (int64_t f = 0; f < width; ++f) {
+      int64_t col = f / 128 * 256 + f % 128;
+      double gv = valueOf(BF16, elementBits(g, BF16, size_t(row * 2 * width + col)));
+      double uv =
+          valueOf(BF16, elementBits(g, BF16, size_t(row * 2 * width + col + 128)));
+      refH[size_t(row * width + f)] = float(gv / (1 + std::exp(-gv)) * uv);
+    }
+  int64_t badH = offBy(gotH, refH, std::ldexp(1.0, -5), std::ldexp(1.0, -8));
+  std::vector<uint8_t> gotY = download(y), yr = download(yRef);
+  std::vector<float> refY(size_t(r.rows * hidden));
+  for (size_t e = 0; e < refY.size(); ++e)
+    refY[e] = float(valueOf(BF16, elementBits(yr, BF16, e)));
+  int64_t badY = offBy(gotY, refY, std::ldexp(1.0, -7), std::ldexp(1.0, -10));
+  int64_t routed = 0;
+  for (int64_t l : r.load)
+    routed += l;
+  double flops = 2.0 * double(routed) * double(hidden) * double(width) * 3;
+  printf("%s: %lld tokens top-%lld over %lld experts (%lld rows, %lld "
+         "padded) hidden=%lld width=%lld bf16: fused mean %.4f ms (%.1f "
+         "TFLOP/s), cuBLAS grouped gate_up + down %.4f + %.4f ms (%.1f "
+         "TFLOP/s): %.1f%% of it; H off %lld, Y off %lld\n",
+         kernel.name, (long long)tokens, (long long)topk, (long long)experts,
+         (long long)routed, (long long)r.rows, (long long)hidden,
+         (long long)width, fused.meanMs, flops / (fused.meanMs * 1e9),
+         gateUp.meanMs, down.meanMs, flops / (base.meanMs * 1e9),
+         100 * base.meanMs / fused.meanMs, (long long)badH, (long long)badY);
+  char extra[160];
+  snprintf(extra, sizeof(extra),
+           ", \"tokens\": %lld, \"topk\": %lld, \"experts\": %lld, "
+           "\"h_off\": %lld",
+           (long long)tokens, (long long)topk, (long long)experts,
+           (long long)badH);
+  addRecord(bench,
+            record(bench, "moe_layer", kernel, routed, hidden, width, fused,
+                   "cublasGemmGroupedBatchedEx x 2", base, flops, badY, 0,
+                   extra),
+            badH != 0 || badY != 0);
+  cuMemFree(route);
+  cuMemFree(flags);
+  for (Device2D *d : {&x, &w1, &w2, &h, &y, &gate, &yRef})
     cuMemFree(d->ptr);
 }
 
@@ -844,15 +975,19 @@ int main(int argc, char **argv) {
          bench.warmup);
 
   for (const Kernel *kernel : kernels) {
-    if (!kernel->groupedFn) {
+    if (!kernel->groupedFn && !kernel->moeFn) {
       runPlain(bench, *kernel, opts.m);
       continue;
     }
     std::vector<int64_t> tokens = opts.tokens;
     if (tokens.empty())
       tokens = {1024, 4096, 16384, 32768};
-    for (int64_t t : tokens)
-      runGrouped(bench, *kernel, t, opts.topk);
+    for (int64_t t : tokens) {
+      if (kernel->moeFn)
+        runMoe(bench, *kernel, t, opts.topk);
+      else
+        runGrouped(bench, *kernel, t, opts.topk);
+    }
   }
   cublasLtDestroy(bench.lt);
   cublasDestroy(bench.handle);

@@ -138,7 +138,8 @@ def main():
                          "--gemm-shapes), not the integration tests")
     ap.add_argument("--gemm-shapes", default=None, metavar="FILE",
                     help="also a GEMM kernel per line of FILE: NAME N K IN "
-                         "OUT [gen_gemm_sm90.py args after N K; by default "
+                         "OUT [gen_gemm_sm90.py args after N K, or moe "
+                         "EXPERTS for a fused layer of hidden N, width K; by default "
                          "tune_gemm.py's rule] (llm-shapes.txt: the LLM "
                          "weights)")
     ap.add_argument("--attention-shapes", default=None, metavar="FILE",
@@ -177,14 +178,21 @@ def main():
     if args.gemm_shapes and not args.random_only:
         for name, n, k, t_in, t_out, gen in read_shapes(args.gemm_shapes):
             source = os.path.join(args.out, name + ".mlir")
+            # A fused layer (moe E [STAGES]): N is the hidden size, K the
+            # experts' width.
+            command = ([os.path.join(bench, "gen_moe_sm90.py"), name, gen[1],
+                        n, k] + gen[2:] if gen[0] == "moe" else
+                       [os.path.join(bench, "gen_gemm_sm90.py"), f"--in={t_in}",
+                        f"--out={t_out}", name, n, k] + gen)
             with open(source, "w") as f:
-                f.write(run([sys.executable, os.path.join(bench, "gen_gemm_sm90.py"),
-                             f"--in={t_in}", f"--out={t_out}", name, n, k] + gen))
+                f.write(run([sys.executable] + command))
             to_object(axe_opt, [source], [kernel_pipe],
                       os.path.join(args.out, name + ".o"), rename_alloc=False)
             # 8-bit kernels take a scale (gen_gemm_sm90.py's retype),
             # grouped ones a routing array.
-            if "grouped" in gen:
+            if gen[0] == "moe":
+                entries.append(f"AXE_MOE({name}, {n}, {k}, {gen[1]})")
+            elif "grouped" in gen:
                 experts = gen[gen.index("grouped") + 1]
                 entries.append(f"AXE_GEMM_GROUPED({name}, {n}, {k}, {experts}, "
                                f"{t_in.upper()}, {t_out.upper()})")
@@ -285,6 +293,11 @@ WORKLOADS = [
      ["gen_gemm_host.py", "g", "512", "512", "--experts=100,300,0,130", "--swiglu",
       "--in=bf16", "--out=bf16"],
      "test/GPUSim/gemm-sm90-grouped.test", "SWIGLU"),
+    ("moe-fused",
+     ["gen_moe_sm90.py", "moe", "4", "512", "256"],
+     ["gen_gemm_host.py", "moe", "512", "512", "--experts=100,300,0,130", "--moe",
+      "--in=bf16", "--out=bf16"],
+     "test/GPUSim/moe-fused.test", "CHECK"),
     ("attention-d64",
      ["gen_attention_sm90.py", "a", "128", "64"],
      ["gen_attention_host.py", "a", "128", "64", "2"],
@@ -362,6 +375,10 @@ def read_shapes(path):
         if "swiglu" in gen:
             sys.exit(f"{path}:{number}: the SwiGLU epilogue has no "
                      "baseline in GemmBench")
+        if gen[0] == "moe" and (len(gen) < 2 or not gen[1].isdigit() or
+                                words[3:5] != ["bf16", "bf16"]):
+            sys.exit(f"{path}:{number}: a fused layer is NAME HIDDEN WIDTH "
+                     "bf16 bf16 moe EXPERTS [STAGES]")
         if "grouped" in gen and (gen.index("grouped") + 1 >= len(gen) or
                                  not gen[gen.index("grouped") + 1].isdigit()):
             sys.exit(f"{path}:{number}: grouped takes the number of experts")
