@@ -87,7 +87,8 @@ def read_lines(path):
 
 
 def tunable(words):
-    return len(words) >= 5 and "grouped" not in words
+    """Plain GEMMs: grouped kernels and fused layers keep their line."""
+    return len(words) >= 5 and "grouped" not in words and "moe" not in words
 
 
 def cmd_candidates(path, pattern=""):
