@@ -261,6 +261,19 @@ module {{
 """
 
 
+# %mm2 = %mm plus 1 where %gotf is farther from %ref than %tolRel x |%ref|
+# + %tolAbs (in an element loop of the tolerant checks).
+OFF_BY_TOLERANCE = """        %diff0 = arith.subf %gotf, %ref : f32
+        %diff = math.absf %diff0 : f32
+        %mag = math.absf %ref : f32
+        %tol0 = arith.mulf %mag, %tolRel : f32
+        %tol = arith.addf %tol0, %tolAbs : f32
+        %off = arith.cmpf ugt, %diff, %tol : f32
+        %inc = arith.select %off, %one, %zi : i64
+        %mm2 = arith.addi %mm, %inc : i64
+"""
+
+
 def moe_parts(name, n, k, out_t, experts):
     """What the fused layer's check (--moe) adds to swiglu_host: the
     kernel's other operands and, after H's check, Y's: Y = H W2^T with the
@@ -317,15 +330,7 @@ def moe_parts(name, n, k, out_t, experts):
         %ref = arith.extf %refn : {out_t} to f32
         %got = memref.load %Y[%i, %j] : {y_t}
         %gotf = arith.extf %got : {out_t} to f32
-        %diff0 = arith.subf %gotf, %ref : f32
-        %diff = math.absf %diff0 : f32
-        %mag = math.absf %ref : f32
-        %tol0 = arith.mulf %mag, %tolRel : f32
-        %tol = arith.addf %tol0, %tolAbs : f32
-        %off = arith.cmpf ugt, %diff, %tol : f32
-        %inc = arith.select %off, %one, %zi : i64
-        %mm2 = arith.addi %mm, %inc : i64
-        scf.yield %mm2 : i64
+{OFF_BY_TOLERANCE}        scf.yield %mm2 : i64
       }}
       scf.yield %row : i64
     }}
@@ -426,15 +431,7 @@ module {{
         {to_out}
         %got = memref.load %C[%i, %f] : {c_t}
         {widen}
-        %diff0 = arith.subf %gotf, %ref : f32
-        %diff = math.absf %diff0 : f32
-        %mag = math.absf %ref : f32
-        %tol0 = arith.mulf %mag, %tolRel : f32
-        %tol = arith.addf %tol0, %tolAbs : f32
-        %off = arith.cmpf ugt, %diff, %tol : f32
-        %inc = arith.select %off, %one, %zi : i64
-        %mm2 = arith.addi %mm, %inc : i64
-        scf.yield %mm2 : i64
+{OFF_BY_TOLERANCE}        scf.yield %mm2 : i64
       }}
       scf.yield %row : i64
     }}

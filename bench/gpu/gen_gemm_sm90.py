@@ -134,12 +134,14 @@ def kernel_tail(w, out, n, bn, t_acc, depth=0):
       f"!axe.buffer<64x{bn}xf32, #gC, global>")
     for d in range(depth, 0, -1):
         w(" " * (8 + 2 * d) + "}")
-    w("        }")
-    w("      }")
-    w("    }")
-    w("    return")
-    w("  }")
-    w("}")
+    return module_end(w, out)
+
+
+def module_end(w, out):
+    """Closes a consumer partition, the warp specialization, the kernel, the
+    function and the module; the text of `out`."""
+    for line in ("        }", "      }", "    }", "    return", "  }", "}"):
+        w(line)
     return "\n".join(out) + "\n"
 
 

@@ -195,13 +195,7 @@ def emit(name, experts, hidden, width, stages):
     w(f"            %gY = axe.view %Y[%m, %n0] : {types['Y']} -> {t_y}")
     w(g.round_and_store(" " * 12, T_ACC, t_y, BF, dest="%gY").rstrip("\n"))
     w("          }")
-    w("        }")
-    w("      }")
-    w("    }")
-    w("    return")
-    w("  }")
-    w("}")
-    return "\n".join(out) + "\n"
+    return g.module_end(w, out)
 
 
 def main(argv):
