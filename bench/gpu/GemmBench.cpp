@@ -869,7 +869,10 @@ void runMoe(Bench &bench, const Kernel &kernel, int64_t tokens, int64_t topk) {
        *pt = ptr(flags + size_t(tiles) * 4);
   Timing fused = timeLaunches(
       [&] {
+        // The kernel runs on the runtime's non-blocking stream, which the
+        // null stream's memset does not order: wait for the memset.
         check(cuMemsetD32(flags, 0, size_t(tiles + 1)), "cuMemsetD32");
+        check(cuCtxSynchronize(), "cuCtxSynchronize");
         kernel.moeFn(px, px, 0, x.rows, x.cols, x.cols, 1, p1, p1, 0, w1.rows,
                      w1.cols, w1.cols, 1, p2, p2, 0, w2.rows, w2.cols, w2.cols,
                      1, ph, ph, 0, h.rows, h.cols, h.cols, 1, py, py, 0, y.rows,
