@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes a fused mixture-of-experts layer for sm_90a: one launch runs the
-layer's two grouped GEMMs, and a tile of the second starts as soon as the
-rows of H it reads are done, while other tiles of the first still run.
+layer's two grouped GEMMs, and a tile of the second starts once the rows
+of H it reads are done, while the last tiles of the first may still run
+(tickets give every gate_up tile before any down tile).
 
     H = silu(X W_gate^T) * (X W_up^T)   (gate_up, with the SwiGLU epilogue)
     Y = H W_down^T                      (down)

@@ -47,7 +47,8 @@ uint32_t Machine::ctaLinear() const {
 bool Machine::checkCrossCta(const Inst &i, int lane, Buffer &b, int64_t byte,
                             int64_t bytes, bool isLoad, bool async) {
   uint32_t me = ctaLinear();
-  if (isLoad && b.ctaStamp.empty())
+  // Buffers addressed below their base (negative strides) are not tracked.
+  if ((isLoad && b.ctaStamp.empty()) || b.lo < 0)
     return true;
   if (b.ctaStamp.empty())
     b.ctaStamp.assign(size_t(b.hi), 0);
@@ -134,6 +135,7 @@ void Machine::atomicRelease(std::pair<uint32_t, int64_t> flag,
 }
 
 void Machine::execAtomicAdd(const Inst &i) {
+  cur->spinReads = 0;
   unsigned space = unsigned(i.imm[0]);
   MemOrder order = MemOrder(i.imm[1]);
   unsigned bytes = i.bits / 8;

@@ -372,6 +372,7 @@ bool Machine::checkBarrierArrival(const Inst &i, const Warp &w,
 
 /// Checks a warp's arrival at a barrier and records which one.
 bool Machine::arriveAtBarrier(const Inst &i, Warp &w) {
+  w.spinReads = 0; // a barrier is progress: not a spin
   int first = mask ? __builtin_ctz(mask) : 0;
   size_t at = 0;
   w.barrierAt = int32_t(indexOf(i));

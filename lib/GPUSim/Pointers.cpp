@@ -75,7 +75,8 @@ void Machine::execGep(const Inst &i) {
 }
 
 /// A warp runs until it blocks, and nothing else runs meanwhile: an atomic
-/// load that keeps reading one value at one address is a spin no thread
+/// load that keeps reading one value at one address, with no store, atomic
+/// add or barrier of the warp in between, is a spin no thread
 /// will end (the flag's writer is a later CTA, since CTAs run one cluster
 /// at a time here, or another warp of this CTA, which cannot run). On a GPU
 /// it would hang the same way when the writer cannot start before the
@@ -115,6 +116,8 @@ void Machine::execPointerAccess(const Inst &i, bool isLoad) {
   unsigned space = unsigned(i.imm[1]);
   // An atomic load (imm[2]: its MemOrder) takes part in no race.
   bool atomic = i.imm.size() > 2;
+  if (!isLoad)
+    cur->spinReads = 0; // a store is progress: not a spin
   int64_t addr[32] = {};
   bool remote = false;
   forLanes(mask, [&](int l) {
