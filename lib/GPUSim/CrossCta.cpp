@@ -39,6 +39,18 @@ static void join(CtaClock &into, const CtaClock &from) {
   }
 }
 
+/// Whether CTA `me` has acquired `writer`'s writes of `generation` in
+/// `acquired`.
+static bool
+acquiredWrite(const std::unordered_map<uint32_t, CtaClock> &acquired,
+              uint32_t me, uint32_t writer, uint32_t generation) {
+  auto mine = acquired.find(me);
+  if (mine == acquired.end())
+    return false;
+  auto seen = mine->second.find(writer);
+  return seen != mine->second.end() && seen->second > generation;
+}
+
 uint32_t Machine::ctaLinear() const {
   return uint32_t(ctaId[0] +
                   dims.grid[0] * (ctaId[1] + dims.grid[1] * ctaId[2]));
@@ -54,18 +66,14 @@ bool Machine::checkCrossCta(const Inst &i, int lane, Buffer &b, int64_t byte,
     b.ctaStamp.assign(size_t(b.hi), 0);
   if (ctaGeneration.size() <= me)
     ctaGeneration.resize(me + 1, 0);
-  const CtaClock *known = nullptr;
-  auto mine = (async ? ctaAcquiredAsync : ctaAcquired).find(me);
-  if (mine != (async ? ctaAcquiredAsync : ctaAcquired).end())
-    known = &mine->second;
   uint64_t stamp = (uint64_t(me) + 1) << 32 | ctaGeneration[me];
   for (int64_t k = byte; k < byte + bytes; ++k) {
     uint64_t s = b.ctaStamp[k];
     if (s && (s >> 32) != uint64_t(me) + 1) {
       uint32_t writer = uint32_t(s >> 32) - 1;
       uint32_t generation = uint32_t(s);
-      auto seen = known ? known->find(writer) : CtaClock::const_iterator();
-      if (!known || seen == known->end() || seen->second <= generation) {
+      if (!acquiredWrite(async ? ctaAcquiredAsync : ctaAcquired, me, writer,
+                         generation)) {
         int64_t gx = dims.grid[0], gy = dims.grid[1];
         fail(i, lane,
              llvm::formatv(
@@ -75,9 +83,7 @@ bool Machine::checkCrossCta(const Inst &i, int lane, Buffer &b, int64_t byte,
                  isLoad ? (async ? "TMA read after write" : "read after write")
                         : "write after write",
                  k, b.name, writer % gx, writer / gx % gy, writer / gx / gy,
-                 async && ctaAcquired.count(me) &&
-                         ctaAcquired[me].count(writer) &&
-                         ctaAcquired[me][writer] > generation
+                 async && acquiredWrite(ctaAcquired, me, writer, generation)
                      ? " for the async proxy (a fence.proxy.async after the "
                        "acquire is missing)"
                      : " (axe.flag_add after the write, axe.flag_wait "
@@ -105,8 +111,7 @@ bool Machine::checkTmaGlobalRead(const Inst &i, int lane, const uint8_t *src,
   return true;
 }
 
-void Machine::atomicAcquire(std::pair<uint32_t, int64_t> flag,
-                            MemOrder order) {
+void Machine::atomicAcquire(std::pair<uint32_t, int64_t> flag, MemOrder order) {
   auto it = flagClocks.find(flag);
   if (it == flagClocks.end())
     return;
@@ -116,8 +121,7 @@ void Machine::atomicAcquire(std::pair<uint32_t, int64_t> flag,
     join(cur->pendingAcquire, it->second);
 }
 
-void Machine::atomicRelease(std::pair<uint32_t, int64_t> flag,
-                            MemOrder order) {
+void Machine::atomicRelease(std::pair<uint32_t, int64_t> flag, MemOrder order) {
   uint32_t me = ctaLinear();
   if (ctaGeneration.size() <= me)
     ctaGeneration.resize(me + 1, 0);
