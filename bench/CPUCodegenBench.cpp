@@ -540,7 +540,7 @@ void runGemmAxe(benchmark::State &state, const char *inType, int64_t n,
 /// Times the axe GEMM kernel: state.range(0) = n, range(1) = vector bits
 /// (0: the host's), range(2) = OpenMP on, range(3) = outlined operators,
 /// range(4) = staged (the 128 x 128 x 128 kernel whose copies pack into
-/// shared panels) or not (256 x 256 tiles of C over 128-deep slices that the
+/// shared panels) or not (256 x 256 tiles of C over 256-deep slices that the
 /// gemm reads from global memory: A in place, B packed and widened),
 /// range(5) = the staged kernel with its shared layouts inferred (`?`);
 /// `inType` f32, f16 or bf16.
@@ -549,16 +549,16 @@ void gemmAxe(benchmark::State &state, const char *inType) {
   bool openmp = state.range(2) != 0, staged = state.range(4) != 0;
   bool inferred = state.range(5) != 0;
   GemmTiles tiles =
-      staged ? GemmTiles{128, 128, 128} : GemmTiles{256, 256, 128};
+      staged ? GemmTiles{128, 128, 128} : GemmTiles{256, 256, 256};
   runGemmAxe(state, inType, n, vectorBits, openmp, state.range(3) != 0, tiles,
              staged, inferred);
 }
 
-/// The direct kernel with the CTA tile of the arguments: n, tm, tn, tk, at
-/// the host's vector width, one thread.
+/// The direct kernel with the CTA tile of the arguments: n, vbits (0: the
+/// host's), tm, tn, tk, one thread.
 void BM_GemmAxeTiles(benchmark::State &state) {
-  runGemmAxe(state, "f32", state.range(0), 0, false, true,
-             GemmTiles{state.range(1), state.range(2), state.range(3)}, false,
+  runGemmAxe(state, "f32", state.range(0), state.range(1), false, true,
+             GemmTiles{state.range(2), state.range(3), state.range(4)}, false,
              false);
 }
 
@@ -724,17 +724,15 @@ double maxOf(const std::vector<double> &v) {
   return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
 }
 
-// The direct kernel's CTA tile at 2048^3 (host vector width, 1 thread): the
-// sweep behind the tile the rows above use.
+// The direct kernel's CTA tile at 2048^3 (1 thread, both vector widths):
+// the sweep behind the tile the rows above use.
 BENCHMARK(BM_GemmAxeTiles)
-    ->ArgNames({"n", "tm", "tn", "tk"})
-    ->Args({2048, 256, 256, 128})
-    ->Args({2048, 512, 256, 128})
-    ->Args({2048, 256, 512, 128})
-    ->Args({2048, 128, 256, 128})
-    ->Args({2048, 256, 256, 256})
-    ->Args({2304, 256, 256, 128})
-    ->Args({512, 256, 256, 128})
+    ->ArgNames({"n", "vbits", "tm", "tn", "tk"})
+    ->ArgsProduct({{2048}, {0, 256}, {256}, {256}, {128, 256, 512}})
+    ->ArgsProduct({{2048}, {0, 256}, {128, 512}, {256}, {256}})
+    ->Args({2048, 0, 256, 512, 256})
+    ->Args({2304, 0, 256, 256, 256})
+    ->Args({512, 0, 256, 256, 128})
     ->ComputeStatistics("max", maxOf)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();

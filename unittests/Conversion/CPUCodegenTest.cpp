@@ -608,11 +608,12 @@ TEST(CPUGemm, BlockingFollowsTheVectorUnit) {
   EXPECT_EQ(g5.kc, 128);
   // 96 rows: 12 divides it and fits 32 zmm registers (24 + 2 + 1).
   EXPECT_EQ(chooseGemmBlocking(96, 64, 64, avx512).mr, 12);
-  // A deep K is cut into blocks whose B micro-panel stays in L1.
+  // A deep K is cut into blocks whose A micro-panel stays in L1.
   GemmBlocking deep = chooseGemmBlocking(128, 128, 1024, avx512);
   EXPECT_LT(deep.kc, 1024);
   EXPECT_EQ(1024 % deep.kc, 0);
-  EXPECT_LE(deep.kc * deep.nr() * 4, 32 * 1024);
+  EXPECT_LE(deep.kc * deep.mr * 4, 16 * 1024);
+  EXPECT_EQ(deep.kc, 256);
 }
 
 // The row blocks cover M exactly, in order, none above mr, and a

@@ -91,9 +91,11 @@ GemmBlocking chooseGemmBlocking(int64_t m, int64_t n, int64_t k,
   g.aPanels = divisor * g.vectors > 8 || 3 * mrMax < 4 * divisor;
   g.mr = g.aPanels ? divisor : mrMax;
   g.rowBlocks = rowBlocksOf(m, g.mr);
-  // The K x NR micro-panel of B is reused by every micro-kernel call of a
-  // K block: keep it within about half of a 48 KiB L1.
-  int64_t kcMax = std::max<int64_t>(1, 6144 / g.nr());
+  // The MR x K micro-panel of A is reused by every micro-kernel call of a
+  // K block (B's panels stream past it from L2): keep its lines within a
+  // third of a 48 KiB L1, whether its rows or its k steps are contiguous.
+  // A deeper block loads and stores each block of C fewer times.
+  int64_t kcMax = std::min<int64_t>(256, std::max<int64_t>(1, 4096 / g.mr));
   g.kc = 1;
   for (int64_t cand = std::min(kcMax, k); cand >= 1; --cand)
     if (k % cand == 0) {
@@ -416,22 +418,29 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
       return r.takeFailure();
 
   MicroKernel kernel{loc, g, *ap, *bp, *cp, accumulate};
-  // B's micro-panel stays in L1 across the row blocks; A streams from L2.
-  forLoop(b, loc, 0, K, g.kc, [&](OpBuilder &b1, Value k0) {
-    forLoop(b1, loc, 0, N, nr, [&](OpBuilder &b2, Value j0) {
-      for (const GemmRowBlocks &blocks : g.rowBlocks) {
-        if (blocks.count == 1) {
-          kernel.emit(b2, indexConstant(b2, loc, blocks.first), j0, k0,
-                      blocks.rows);
-          continue;
-        }
-        forLoop(b2, loc, blocks.first,
-                blocks.first + blocks.count * blocks.rows, blocks.rows,
-                [&](OpBuilder &b3, Value i0) {
-                  kernel.emit(b3, i0, j0, k0, blocks.rows);
-                });
-      }
+  // A block of MR rows of A stays in L1 while B's panels stream past it
+  // from L2. The other order (B's micro-panel in L1, A's K block reused
+  // from L2) loses A at power-of-two leading dimensions, whose rows fall
+  // into the same sets of L2: at 2048 f32 the 256 rows of a CTA's block
+  // fill all 16 ways of theirs, and each panel of B then reads A from L3.
+  // B's packed panels are contiguous and conflict-free.
+  auto acrossPanelsOfB = [&](OpBuilder &b2, Value i0, Value k0, int64_t rows) {
+    forLoop(b2, loc, 0, N, nr, [&](OpBuilder &b3, Value j0) {
+      kernel.emit(b3, i0, j0, k0, rows);
     });
+  };
+  forLoop(b, loc, 0, K, g.kc, [&](OpBuilder &b1, Value k0) {
+    for (const GemmRowBlocks &blocks : g.rowBlocks) {
+      if (blocks.count == 1) {
+        acrossPanelsOfB(b1, indexConstant(b1, loc, blocks.first), k0,
+                        blocks.rows);
+        continue;
+      }
+      forLoop(b1, loc, blocks.first, blocks.first + blocks.count * blocks.rows,
+              blocks.rows, [&](OpBuilder &b2, Value i0) {
+                acrossPanelsOfB(b2, i0, k0, blocks.rows);
+              });
+    }
   });
   if (packedC)
     if (auto r = emitCopy(b, loc, cp->buffer, c, opts); !r)
