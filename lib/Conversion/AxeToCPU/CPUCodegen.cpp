@@ -226,11 +226,20 @@ int64_t allocaBytes(Region &region) {
 Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   // The scope is the body of the nearest allocation scope: a CTA (the
   // kernel, before convert-axe-to-cpu; its alloca scope after), a grid
-  // iteration, or the function.
+  // iteration, or the function. Sequential loops are scopes to MLIR but not
+  // here: their allocas lower to a stack that grows by the scratch at every
+  // iteration until the enclosing scope ends (a gemm over 256 K slices of a
+  // CTA would take 256 times its panels), and in a loop the scratch is dead
+  // between iterations, so one allocation before it serves them all.
+  auto isScope = [](Operation *op) {
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      return false;
+    return isa<memref::AllocaScopeOp>(op) ||
+           op->hasTrait<OpTrait::AutomaticAllocationScope>();
+  };
   Block *block = b.getInsertionBlock();
   Operation *scopeOp = block->getParentOp();
-  while (scopeOp && !isa<memref::AllocaScopeOp>(scopeOp) &&
-         !scopeOp->hasTrait<OpTrait::AutomaticAllocationScope>()) {
+  while (scopeOp && !isScope(scopeOp)) {
     // An op not yet inserted, or the top of the IR: the outermost block
     // reached is the scope.
     if (!scopeOp->getBlock())
