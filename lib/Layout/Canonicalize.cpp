@@ -69,19 +69,21 @@ bool replicaOrder(const Iter &a, const Iter &b) {
 }
 
 /// C0 and C1 on every replica iter; C1 moves the walk's low end into the
-/// offset so that the set of points is unchanged.
-void dropAndFlipReplicas(IterList &replica, Coord &offset) {
-  IterList out;
-  for (Iter it : replica) {
-    if (it.extent == 1 || it.stride == 0) // C0
-      continue;
+/// offset so that the set of points is unchanged. Returns whether it moved
+/// the offset.
+bool dropAndFlipReplicas(IterList &replica, Coord &offset) {
+  bool flipped = false;
+  llvm::erase_if(replica, [](const Iter &it) {
+    return it.extent == 1 || it.stride == 0; // C0
+  });
+  for (Iter &it : replica) {
     if (it.stride < 0) { // C1
       offset.add(it.axis, (it.extent - 1) * it.stride);
       it.stride = -it.stride;
+      flipped = true;
     }
-    out.push_back(std::move(it));
   }
-  replica = std::move(out);
+  return flipped;
 }
 
 /// The extent of the contiguous walk C2 makes of `a` and `b` on one axis,
@@ -114,12 +116,14 @@ bool absorbOnce(IterList &replica) {
   return false;
 }
 
-/// C0-C2 and the replica ordering, to a fixpoint.
-void normalizeReplica(IterList &replica, Coord &offset) {
-  dropAndFlipReplicas(replica, offset);
+/// C0-C2 and the replica ordering, to a fixpoint. Returns whether C1 moved
+/// the offset.
+bool normalizeReplica(IterList &replica, Coord &offset) {
+  bool flipped = dropAndFlipReplicas(replica, offset);
   llvm::sort(replica, replicaOrder);
   while (absorbOnce(replica))
     llvm::sort(replica, replicaOrder);
+  return flipped;
 }
 
 /// The replica strides and extents on each axis, by axis name.
@@ -214,20 +218,21 @@ bool axe::isCanonical(const TileLayout &layout) {
 
 TileLayout axe::canonicalize(const TileLayout &layout) {
   // Most layouts the compiler carries are already canonical; checking that
-  // allocates nothing, where rewriting builds and validates a new layout.
+  // allocates nothing, where rewriting builds a new layout.
   if (isCanonical(layout))
     return layout;
-  IterList shard(layout.shard().begin(), layout.shard().end());
-  normalizeShard(shard);
-  IterList replica(layout.replica().begin(), layout.replica().end());
-  Coord offset = layout.offset();
-  normalizeReplica(replica, offset);
-  // No rule grows a reach, a size or a replica count, so this only fails
-  // when C1 moves the offset next to the int64 limits; then the input (same
-  // map) is the best available answer.
-  Result<TileLayout> out = TileLayout::create(
-      std::move(shard), std::move(replica), std::move(offset));
-  return out ? std::move(*out) : layout;
+  TileLayout out = layout;
+  normalizeShard(out.shardIters);
+  // D0-D2, C0 and C2 keep every reach, size and replica count, so the
+  // result is as valid as the input. C1 moves the offset, which can then
+  // come near the int64 limits: that result is checked, and when it fails
+  // the input (same map) is the best available answer.
+  if (!normalizeReplica(out.replicaIters, out.offsetCoord))
+    return out;
+  Result<TileLayout> checked =
+      TileLayout::create(std::move(out.shardIters), std::move(out.replicaIters),
+                         std::move(out.offsetCoord));
+  return checked ? std::move(*checked) : layout;
 }
 
 bool axe::satisfiesGapCondition(const TileLayout &layout) {

@@ -249,6 +249,11 @@ Result<Layout> axe::parseLayout(llvm::StringRef text) {
 }
 
 Layout axe::canonicalize(const Layout &layout) {
+  // One copy of a canonical layout, not a copy of its tile part and a move
+  // into a new layout (moving inline iters costs as much as copying them).
+  if (layout.swizzle() == layout.effectiveSwizzle() &&
+      isCanonical(layout.tile()))
+    return layout;
   TileLayout tile = canonicalize(layout.tile());
   if (std::optional<Swizzle> sw = layout.effectiveSwizzle())
     return Layout(*sw, std::move(tile));

@@ -97,6 +97,10 @@ public:
   bool operator!=(const TileLayout &other) const { return !(*this == other); }
 
 private:
+  /// Rewrites a copy in place: its rules keep every size and reach, so the
+  /// result needs no second validation (Canonicalize.cpp).
+  friend TileLayout canonicalize(const TileLayout &layout);
+
   IterList shardIters;
   IterList replicaIters;
   Coord offsetCoord;
