@@ -314,6 +314,41 @@ TEST(CanonicalizeProperty, PreservesTheMap) {
   }
 }
 
+// canonicalize rewrites without revalidating (only a C1 flip is checked):
+// every result must still pass TileLayout::create's checks, including for
+// layouts whose strides and offsets come near the int64 limits.
+TEST(CanonicalizeProperty, ResultsPassCreate) {
+  LayoutGenerator gen(0xC4EA7E);
+  for (int i = 0; i < 4000; ++i) {
+    TileLayout l = randomLayout(gen);
+    TileLayout c = canonicalize(l);
+    auto rebuilt = TileLayout::create(
+        IterList(c.shard().begin(), c.shard().end()),
+        IterList(c.replica().begin(), c.replica().end()), c.offset());
+    ASSERT_TRUE(bool(rebuilt)) << l.str() << " -> " << c.str();
+    ASSERT_EQ(*rebuilt, c) << l.str();
+  }
+  const int64_t big = int64_t(1) << 61;
+  int checkedNearLimits = 0;
+  for (int64_t offset : {big, -big, big + big / 2, -(big + big / 2)}) {
+    Coord at;
+    at.set("m", offset);
+    auto l = TileLayout::create({{2, 1, "m"}, {1, 7, "m"}, {3, 0, "laneid"}},
+                                {{2, -big, "m"}, {1, 5, "m"}, {2, 0, "m"}},
+                                at);
+    if (!l)
+      continue;
+    ++checkedNearLimits;
+    TileLayout c = canonicalize(*l);
+    auto rebuilt = TileLayout::create(
+        IterList(c.shard().begin(), c.shard().end()),
+        IterList(c.replica().begin(), c.replica().end()), c.offset());
+    ASSERT_TRUE(bool(rebuilt)) << l->str() << " -> " << c.str();
+    ASSERT_EQ(referenceMap(c), referenceMap(*l)) << l->str();
+  }
+  EXPECT_GT(checkedNearLimits, 0);
+}
+
 TEST(CanonicalizeProperty, IsIdempotentAndNormal) {
   LayoutGenerator gen(0x1DE3);
   for (int i = 0; i < 4000; ++i) {
