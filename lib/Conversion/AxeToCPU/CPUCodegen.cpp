@@ -226,16 +226,16 @@ int64_t allocaBytes(Region &region) {
 Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   // The scope is the body of the nearest allocation scope: a CTA (the
   // kernel, before convert-axe-to-cpu; its alloca scope after), a grid
-  // iteration, or the function. Sequential loops are scopes to MLIR but not
-  // here: their allocas lower to a stack that grows by the scratch at every
+  // iteration, or the function. scf.for is a scope to MLIR but not here:
+  // its allocas lower to a stack that grows by the scratch at every
   // iteration until the enclosing scope ends (a gemm over 256 K slices of a
-  // CTA would take 256 times its panels), and in a loop the scratch is dead
-  // between iterations, so one allocation before it serves them all.
+  // CTA would take 256 times its panels), and the scratch is dead between
+  // iterations, so one allocation before the loop serves them all. Parallel
+  // loops (the grid) stay scopes: their iterations need scratch each.
   auto isScope = [](Operation *op) {
-    if (isa<scf::ForOp, scf::WhileOp>(op))
-      return false;
-    return isa<memref::AllocaScopeOp>(op) ||
-           op->hasTrait<OpTrait::AutomaticAllocationScope>();
+    return !isa<scf::ForOp>(op) &&
+           (isa<memref::AllocaScopeOp>(op) ||
+            op->hasTrait<OpTrait::AutomaticAllocationScope>());
   };
   Block *block = b.getInsertionBlock();
   Operation *scopeOp = block->getParentOp();
