@@ -276,8 +276,9 @@ TEST(CPUCodegen, BlockedTransposeEveryCell) {
 
 // The blocked transpose with streaming stores on: blocks of different sizes
 // along the two loops that do not divide the shapes (non-square, a batch dim
-// outside), each run on memory aligned to the vector (the streaming stores)
-// and off it (the regular stores), every cell checked.
+// outside), tiles grouped by destination line or not, each run on memory
+// aligned to the vector (the streaming stores) and off it (the regular
+// stores), every cell checked.
 TEST(CPUCodegen, StreamingBlockedTransposeEveryCell) {
   struct Case {
     Shape shape;
@@ -287,6 +288,10 @@ TEST(CPUCodegen, StreamingBlockedTransposeEveryCell) {
   const Case cases[] = {
       {{40, 136}, "S[(40, 136) : (136, 1)]", "S[(40, 136) : (1, 40)]", 32, 64},
       {{96, 264}, "S[(96, 264) : (264, 1)]", "S[(96, 264) : (1, 96)]", 16, 512},
+      // The defaults: strips of 32 source rows, each a block of four 8 x 8
+      // tiles whose streaming stores go in pairs, a whole line per pair.
+      {{64, 208}, "S[(64, 208) : (208, 1)]", "S[(64, 208) : (1, 64)]", 4096,
+       32},
       {{3, 72, 48},
        "S[(3, 72, 48) : (3456, 48, 1)]",
        "S[(3, 72, 48) : (3456, 1, 72)]",

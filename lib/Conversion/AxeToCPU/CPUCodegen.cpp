@@ -22,6 +22,10 @@ namespace axe {
 
 namespace {
 
+/// The line size of the x86 and AArch64 cores the CPU path targets; the
+/// transpose groups its streaming stores by it.
+constexpr int64_t kCacheLineBytes = 64;
+
 /// An operand of a space together with its buffer.
 struct Access {
   const CPUBuffer *buffer;
@@ -418,6 +422,32 @@ SmallVector<Value> transposeRows16(OpBuilder &b, Location loc,
       v = vector::BitCastOp::create(b, loc, rowType, v);
   return r;
 }
+/// Loads the w x wB tile of the source at `ivs` (the lanes `aIn` and `bIn`
+/// unset) and returns its w rows along the destination's contiguous loop.
+/// With wB = 2w (paired 16-bit rows) each vector holds rows k and k + w.
+SmallVector<Value> transposeTile(OpBuilder &b, Location loc,
+                                 const IterSpace &space, const CPUBuffer &src,
+                                 const Access &sa, SmallVector<Value> &ivs,
+                                 int aIn, int bIn, int64_t w, int64_t wB,
+                                 Type dstElement) {
+  SmallVector<Value> rows;
+  for (int64_t jb = 0; jb < wB; ++jb) {
+    ivs[aIn] = Value();
+    ivs[bIn] = indexConstant(b, loc, jb);
+    Value addr = emitAddress(b, loc, space, 0, sa, ivs);
+    rows.push_back(
+        castElements(b, loc, load(b, loc, src, addr, w), dstElement));
+  }
+  if (wB > w) {
+    SmallVector<int64_t> both(wB);
+    std::iota(both.begin(), both.end(), 0);
+    for (int64_t k = 0; k < w; ++k)
+      rows[k] = vector::ShuffleOp::create(b, loc, rows[k], rows[k + w], both);
+    rows.resize(w);
+  }
+  return elementBits(dstElement) == 16 && w >= 4 ? transposeRows16(b, loc, rows)
+                                                 : transposeRows(b, loc, rows);
+}
 } // namespace
 
 Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
@@ -464,7 +494,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     // of one column of the destination being touched per row of the source.
     unsigned a = plan.loopA, bl = plan.loopB;
     int64_t w = plan.lanes, wB = plan.lanesB;
-    enum Role { Other, ABlock, ATile, ALane, BBlock, BTile, BLane };
+    enum Role { Other, ABlock, ATile, ALane, BBlock, BTile, BGroup, BLane };
     SmallVector<Role> roles(n, Other);
     auto splitInto = [&](unsigned index, Role block, Role tile, Role lane,
                          int64_t w, int64_t limit) {
@@ -472,13 +502,12 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       roles.insert(roles.begin() + index, block);
       roles[index + 1] = lane;
       // Blocks of up to `limit` elements, when the loop has room for at
-      // least two of them. The default block is 128 elements along the
-      // source's contiguous loop and 512 along the destination's: 512 rows
-      // of the source (one page each when rows are 4 KiB or more) are read
-      // one cache line per row per tile, and each of the 128 rows of the
-      // destination is written 2 KiB at a time, long runs that the
-      // write-combining of streaming stores and the prefetchers follow
-      // (docs/Benchmarks-CPU.md has the measurements).
+      // least two of them. By default a block is a strip of 32 rows of the
+      // source swept along whole rows: 32 sequential read streams, which
+      // the hardware prefetchers follow (64 or more rows at once, each a
+      // page of its own, and they stop following), each tile writing whole
+      // lines of the destination (docs/Benchmarks-CPU.md has the
+      // measurements).
       int64_t tiles = space.loops()[index].extent;
       int64_t per = 1;
       while (per * 2 * w <= limit && tiles % (per * 2) == 0 &&
@@ -490,7 +519,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         roles.insert(roles.begin() + index + 1, tile);
       }
     };
-    int64_t blockA = wB > w ? opts.transposeBlockPaired16 : opts.transposeBlock;
+    int64_t blockA = opts.transposeBlock;
     int64_t blockB = opts.transposeBlockDst > 0 ? opts.transposeBlockDst
                                                 : opts.transposeBlock;
     // The later loop first, so that the earlier index stays valid.
@@ -500,6 +529,43 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     } else {
       splitInto(bl, BBlock, BTile, BLane, wB, blockB);
       splitInto(a, ABlock, ATile, ALane, w, blockA);
+    }
+    // Streaming (non-temporal) stores for a destination too large to stay
+    // in cache: each tile row is one wB-lane vector, written without
+    // reading its line first. They need the vector's alignment, which the
+    // memref does not promise: the base address is checked once, each
+    // tile's addresses per tile (a predictable branch), and a tile that is
+    // not aligned stores as usual.
+    int64_t eb = elementBytes(dst.ref.elementType);
+    int64_t vecBytes = wB * eb;
+    int64_t dstBytes = eb;
+    for (int64_t e : dst.ref.shape)
+      dstBytes *= e;
+    bool streaming = opts.transposeStreamingBytes > 0 &&
+                     dstBytes >= opts.transposeStreamingBytes &&
+                     llvm::isPowerOf2_64(vecBytes) &&
+                     vectorMatchesScalarMemory(dst.ref.elementType);
+    // x86 has no non-temporal store pattern for vectors of f16 or bf16
+    // (they lower to vmovaps): those tiles store as 16-bit integers through
+    // a raw pointer (the memref's element type fixes vector.store's).
+    // A vector narrower than a cache line (256-bit vectors of f32) leaves
+    // its line to a write-combining buffer until the other lanes of the
+    // line arrive; with one tile's rows pending at a time the buffers are
+    // flushed half full, and the memory reads the rest of every line (in
+    // a measurement, 5x slower than ordinary stores). So the tiles that
+    // complete a line form a group transposed in one body, and each line's
+    // stores are issued back to back.
+    int64_t group = 1;
+    if (streaming && vecBytes < kCacheLineBytes &&
+        kCacheLineBytes % vecBytes == 0) {
+      int64_t want = kCacheLineBytes / vecBytes;
+      unsigned t = llvm::find(roles, BTile) - roles.begin();
+      if (space.loops()[t].extent % want == 0) {
+        group = want;
+        space.split(t, group);
+        roles.insert(roles.begin() + t, BTile);
+        roles[t + 1] = BGroup;
+      }
     }
     unsigned total = space.loops().size();
     auto indexOf = [&](Role r) -> int {
@@ -528,25 +594,7 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       order.push_back(indexOf(ATile));
       order.push_back(indexOf(BTile));
     }
-    unsigned aIn = indexOf(ALane), bIn = indexOf(BLane);
-    // Streaming (non-temporal) stores for a destination too large to stay
-    // in cache: each tile row is one w-lane vector, a whole cache line with
-    // 512-bit vectors, written without reading the line first. They need
-    // the vector's alignment, which the memref does not promise: the base
-    // address is checked once, each tile's addresses per tile (a
-    // predictable branch), and a tile that is not aligned stores as usual.
-    int64_t eb = elementBytes(dst.ref.elementType);
-    int64_t vecBytes = wB * eb;
-    int64_t dstBytes = eb;
-    for (int64_t e : dst.ref.shape)
-      dstBytes *= e;
-    bool streaming = opts.transposeStreamingBytes > 0 &&
-                     dstBytes >= opts.transposeStreamingBytes &&
-                     llvm::isPowerOf2_64(vecBytes) &&
-                     vectorMatchesScalarMemory(dst.ref.elementType);
-    // x86 has no non-temporal store pattern for vectors of f16 or bf16
-    // (they lower to vmovaps): those tiles store as 16-bit integers through
-    // a raw pointer (the memref's element type fixes vector.store's).
+    int aIn = indexOf(ALane), bIn = indexOf(BLane), bGroup = indexOf(BGroup);
     bool storeAsInt =
         streaming && isa<FloatType>(dst.ref.elementType) && eb == 2;
     Value baseAligned, startBytes;
@@ -566,34 +614,28 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     }
     ivs.assign(total, Value());
     emitNest(b, loc, space, order, ivs, [&](OpBuilder &nb) {
-      SmallVector<Value> rows;
-      for (int64_t jb = 0; jb < wB; ++jb) {
-        ivs[aIn] = Value();
-        ivs[bIn] = indexConstant(nb, loc, jb);
-        Value addr = emitAddress(nb, loc, space, 0, *sa, ivs);
-        rows.push_back(castElements(nb, loc, load(nb, loc, src, addr, w),
-                                    dst.ref.elementType));
+      auto selectTile = [&](int64_t g) {
+        if (bGroup >= 0)
+          ivs[bGroup] = indexConstant(nb, loc, g);
+      };
+      // cols[g][ia]: row ia of tile g of the group, transposed.
+      SmallVector<SmallVector<Value>> cols;
+      for (int64_t g = 0; g < group; ++g) {
+        selectTile(g);
+        cols.push_back(transposeTile(nb, loc, space, src, *sa, ivs, aIn, bIn,
+                                     w, wB, dst.ref.elementType));
       }
-      if (wB > w) {
-        SmallVector<int64_t> both(wB);
-        std::iota(both.begin(), both.end(), 0);
-        for (int64_t k = 0; k < w; ++k)
-          rows[k] =
-              vector::ShuffleOp::create(nb, loc, rows[k], rows[k + w], both);
-        rows.resize(w);
-      }
-      SmallVector<Value> cols = elementBits(dst.ref.elementType) == 16 && w >= 4
-                                    ? transposeRows16(nb, loc, rows)
-                                    : transposeRows(nb, loc, rows);
       SmallVector<std::pair<Value, Value>> stores; // (value, address)
-      for (int64_t ia = 0; ia < w; ++ia) {
-        ivs[bIn] = Value();
-        ivs[aIn] = indexConstant(nb, loc, ia);
-        forEachAddress(nb, loc, space, 1, *da, ivs,
-                       [&](OpBuilder &, Value addr) {
-                         stores.push_back({cols[ia], addr});
-                       });
-      }
+      for (int64_t ia = 0; ia < w; ++ia)
+        for (int64_t g = 0; g < group; ++g) {
+          selectTile(g);
+          ivs[bIn] = Value();
+          ivs[aIn] = indexConstant(nb, loc, ia);
+          forEachAddress(nb, loc, space, 1, *da, ivs,
+                         [&](OpBuilder &, Value addr) {
+                           stores.push_back({cols[g][ia], addr});
+                         });
+        }
       if (!streaming) {
         for (auto &[v, addr] : stores)
           store(nb, loc, dst, v, addr);

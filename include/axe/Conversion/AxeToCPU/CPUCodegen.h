@@ -39,15 +39,11 @@ struct CPUCodegenOptions {
   /// Elements along the source's contiguous loop in one cache block of the
   /// in-register transpose (its tiles run inside the block); at most the
   /// vector width disables blocking.
-  int64_t transposeBlock = 128;
-  /// The same along the destination's contiguous loop; 0 takes
-  /// transposeBlock.
-  int64_t transposeBlockDst = 512;
-  /// transposeBlock for tiles of 16-bit elements whose vectors hold two
-  /// rows of the source: 32 elements are one cache line of each source row,
-  /// both of its half-line tiles read one after the other
-  /// (docs/Benchmarks-CPU.md has the measurements).
-  int64_t transposeBlockPaired16 = 32;
+  int64_t transposeBlock = 4096;
+  /// The same along the destination's contiguous loop (rows of a row-major
+  /// source): with the default, a block is a strip of 32 rows read along
+  /// their length. 0 takes transposeBlock.
+  int64_t transposeBlockDst = 32;
   /// Destinations of at least this many bytes take streaming
   /// (non-temporal) stores in the transpose, where each tile's addresses
   /// are aligned to the vector; 0 disables them.
