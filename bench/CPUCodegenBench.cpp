@@ -38,8 +38,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <numeric>
 #include <functional>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -189,8 +189,9 @@ void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
                     int64_t blockDst = -1, bool huge = false, bool half = false,
                     bool streaming = true, int64_t lanes32 = 0) {
   CPUCodegenOptions opts;
-  opts.vectorLanes32 =
-      !vectorize ? 1 : lanes32 > 0 ? lanes32 : hostVectorUnit().lanes32();
+  opts.vectorLanes32 = !vectorize    ? 1
+                       : lanes32 > 0 ? lanes32
+                                     : hostVectorUnit().lanes32();
   opts.transposeVectors = vectorize;
   if (block >= 0)
     opts.transposeBlock = block;

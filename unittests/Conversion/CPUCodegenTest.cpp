@@ -290,7 +290,10 @@ TEST(CPUCodegen, StreamingBlockedTransposeEveryCell) {
       {{96, 264}, "S[(96, 264) : (264, 1)]", "S[(96, 264) : (1, 96)]", 16, 512},
       // The defaults: strips of 32 source rows, each a block of four 8 x 8
       // tiles whose streaming stores go in pairs, a whole line per pair.
-      {{64, 208}, "S[(64, 208) : (208, 1)]", "S[(64, 208) : (1, 64)]", 4096,
+      {{64, 208},
+       "S[(64, 208) : (208, 1)]",
+       "S[(64, 208) : (1, 64)]",
+       4096,
        32},
       {{3, 72, 48},
        "S[(3, 72, 48) : (3456, 48, 1)]",
@@ -638,8 +641,9 @@ TEST(CPUGemm, RowBlocksCoverEveryRow) {
       next += blocks.count * blocks.rows;
     }
     EXPECT_EQ(next, m);
-    if (g.aPanels)
+    if (g.aPanels) {
       EXPECT_EQ(m % g.mr, 0) << "m " << m;
+    }
   }
 }
 

@@ -422,6 +422,7 @@ SmallVector<Value> transposeRows16(OpBuilder &b, Location loc,
       v = vector::BitCastOp::create(b, loc, rowType, v);
   return r;
 }
+
 /// Loads the w x wB tile of the source at `ivs` (the lanes `aIn` and `bIn`
 /// unset) and returns its w rows along the destination's contiguous loop.
 /// With wB = 2w (paired 16-bit rows) each vector holds rows k and k + w.
@@ -503,11 +504,11 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       roles[index + 1] = lane;
       // Blocks of up to `limit` elements, when the loop has room for at
       // least two of them. By default a block is a strip of 32 rows of the
-      // source swept along whole rows: 32 sequential read streams, which
-      // the hardware prefetchers follow (64 or more rows at once, each a
-      // page of its own, and they stop following), each tile writing whole
-      // lines of the destination (docs/Benchmarks-CPU.md has the
-      // measurements).
+      // source swept along whole rows: 32 sequential read streams, most
+      // likely as many as the hardware prefetchers follow (strips of 64
+      // rows or more, each row a page of its own, ran at half the rate),
+      // each tile writing whole lines of the destination
+      // (docs/Benchmarks-CPU.md has the measurements).
       int64_t tiles = space.loops()[index].extent;
       int64_t per = 1;
       while (per * 2 * w <= limit && tiles % (per * 2) == 0 &&
@@ -545,9 +546,6 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
                      dstBytes >= opts.transposeStreamingBytes &&
                      llvm::isPowerOf2_64(vecBytes) &&
                      vectorMatchesScalarMemory(dst.ref.elementType);
-    // x86 has no non-temporal store pattern for vectors of f16 or bf16
-    // (they lower to vmovaps): those tiles store as 16-bit integers through
-    // a raw pointer (the memref's element type fixes vector.store's).
     // A vector narrower than a cache line (256-bit vectors of f32) leaves
     // its line to a write-combining buffer until the other lanes of the
     // line arrive; with one tile's rows pending at a time the buffers are
@@ -595,6 +593,9 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       order.push_back(indexOf(BTile));
     }
     int aIn = indexOf(ALane), bIn = indexOf(BLane), bGroup = indexOf(BGroup);
+    // x86 has no non-temporal store pattern for vectors of f16 or bf16
+    // (they lower to vmovaps): those tiles store as 16-bit integers through
+    // a raw pointer (the memref's element type fixes vector.store's).
     bool storeAsInt =
         streaming && isa<FloatType>(dst.ref.elementType) && eb == 2;
     Value baseAligned, startBytes;
@@ -622,8 +623,8 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
       SmallVector<SmallVector<Value>> cols;
       for (int64_t g = 0; g < group; ++g) {
         selectTile(g);
-        cols.push_back(transposeTile(nb, loc, space, src, *sa, ivs, aIn, bIn,
-                                     w, wB, dst.ref.elementType));
+        cols.push_back(transposeTile(nb, loc, space, src, *sa, ivs, aIn, bIn, w,
+                                     wB, dst.ref.elementType));
       }
       SmallVector<std::pair<Value, Value>> stores; // (value, address)
       for (int64_t ia = 0; ia < w; ++ia)
