@@ -657,6 +657,9 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
                 int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
                 cBlas.data(), int(n));
   };
+  int64_t axeBits = vectorBits ? vectorBits : hostVectorUnit().vectorBits;
+  bool sameWidth = axeBits == openblasVectorBits();
+  PeakProbe probe;
   std::vector<double> axeTimes, blasTimes;
   for (auto _ : state) {
     // Each goes first in every other pair: neither always finds the caches
@@ -669,21 +672,26 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
       axeTimes.push_back(timed(axe));
     }
     state.SetIterationTime(axeTimes.back() + blasTimes.back());
+    probe.sample(axeBits, axeTimes.back() / 4);
   }
   double flop = 2.0 * n * n * n;
-  auto report = [&](const char *who, std::vector<double> &times) {
+  double peak = probe.gflops() * threads;
+  auto report = [&](const std::string &who, std::vector<double> &times,
+                    bool ofPeak) {
     std::sort(times.begin(), times.end());
-    state.counters[std::string(who) + "_GFLOP/s_best"] = flop / times[0] / 1e9;
-    state.counters[std::string(who) + "_GFLOP/s_med"] =
-        flop / times[times.size() / 2] / 1e9;
+    double best = flop / times[0] / 1e9;
+    state.counters[who + "_GFLOP/s_best"] = best;
+    state.counters[who + "_GFLOP/s_med"] = flop / times[times.size() / 2] / 1e9;
+    if (ofPeak && peak > 0)
+      state.counters[who + "_of_peak_best"] = best / peak;
   };
-  report("axe", axeTimes);
-  report("blas", blasTimes);
+  report("axe", axeTimes, true);
+  report("blas", blasTimes, sameWidth);
+  state.counters["peak"] = peak;
   state.counters["ratio_best"] = blasTimes[0] / axeTimes[0];
   state.counters["ratio_med"] =
       blasTimes[blasTimes.size() / 2] / axeTimes[axeTimes.size() / 2];
-  int64_t axeBits = vectorBits ? vectorBits : hostVectorUnit().vectorBits;
-  state.counters["same_width"] = axeBits == openblasVectorBits();
+  state.counters["same_width"] = sameWidth;
   double err = std::max(gemmError(n, a, b, cAxe), gemmError(n, a, b, cBlas));
   state.counters["max_err"] = err;
   if (err > 1e-3 * n)
