@@ -632,8 +632,10 @@ void BM_OpenBLASSgemm(benchmark::State &state) {
 /// minute, rows run one after the other do not see the same machine; calls
 /// alternated do, so the ratio of their fastest calls (and of their median
 /// ones) compares the code. range(0) = n, range(1) = axe's vector bits (0:
-/// the host's), range(2) = threads (OpenMP for axe where more than one).
-/// `same_width` says whether OpenBLAS's kernels have axe's vector width.
+/// the host's), range(2) = threads (OpenMP for axe where more than one,
+/// on OMP_NUM_THREADS threads: every core unless set, so set it to 2 on a
+/// host with more cores). `same_width` says whether OpenBLAS's kernels have
+/// axe's vector width.
 void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   int64_t n = state.range(0), vectorBits = state.range(1),
           threads = state.range(2);
