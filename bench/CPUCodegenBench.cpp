@@ -180,14 +180,13 @@ double PageBuffer::hugeFraction() const {
 }
 
 /// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
-/// column-major one, on 4 KiB or 2 MiB pages: 4096 rows of 16 KiB (8 KiB)
-/// each, so every row of a tile is a page of its own on 4 KiB pages. `block`
-/// and `blockDst` are the cache block's elements along the source's and the
-/// destination's contiguous loops; -1 keeps the defaults. `lanes32` sets the
-/// vector width (8: 256-bit vectors), 0 takes the host's.
-void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
-                    int64_t blockDst = -1, bool huge = false, bool half = false,
-                    bool streaming = true, int64_t lanes32 = 0) {
+/// column-major one. `block` and `blockDst` are the cache block's elements
+/// along the source's and the destination's contiguous loops; -1 keeps the
+/// defaults. `lanes32` sets the vector width (8: 256-bit vectors), 0 takes
+/// the host's.
+std::unique_ptr<Jitted>
+transposeKernel(bool vectorize, int64_t block = -1, int64_t blockDst = -1,
+                bool half = false, bool streaming = true, int64_t lanes32 = 0) {
   CPUCodegenOptions opts;
   opts.vectorLanes32 = !vectorize    ? 1
                        : lanes32 > 0 ? lanes32
@@ -199,7 +198,7 @@ void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
     opts.transposeBlockDst = blockDst;
   if (!streaming)
     opts.transposeStreamingBytes = 0;
-  Jitted k(
+  return std::make_unique<Jitted>(
       2,
       [&](OpBuilder &b, Location loc, ValueRange args) {
         CPUBuffer src =
@@ -209,10 +208,20 @@ void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
         (void)emitCopy(b, loc, src, dst, opts);
       },
       half);
+}
+
+/// transposeKernel's transpose timed on 4 KiB or 2 MiB pages (`huge`):
+/// 4096 rows of 16 KiB (8 KiB) each, so every row of a tile is a page of
+/// its own on 4 KiB pages.
+void transposeBench(benchmark::State &state, bool vectorize, int64_t block = -1,
+                    int64_t blockDst = -1, bool huge = false, bool half = false,
+                    bool streaming = true, int64_t lanes32 = 0) {
+  std::unique_ptr<Jitted> k =
+      transposeKernel(vectorize, block, blockDst, half, streaming, lanes32);
   size_t bytes = kN * kN * (half ? 2 : 4);
   PageBuffer a(bytes, huge), c(bytes, huge);
   for (auto _ : state)
-    k.run(a.data, c.data, kN * kN);
+    k->run(a.data, c.data, kN * kN);
   state.SetBytesProcessed(state.iterations() * 2 * bytes);
   state.counters["huge_pages"] = (a.hugeFraction() + c.hugeFraction()) / 2;
 }
@@ -274,6 +283,72 @@ void BM_MemcpyF16HugePages(benchmark::State &state) {
 }
 void BM_TransposeGeneratedF16HugePages(benchmark::State &state) {
   transposeBench(state, true, -1, -1, true, true);
+}
+
+/// The default transpose and `memcpy` of the same bytes on the same kind of
+/// pages, one call of each in turn (each first in every other pair), as
+/// BM_GemmAxeVsOpenBLAS does for the GEMM: the ratio of their fastest (and
+/// median) calls, with both seeing the same machine. range(0) = f16,
+/// range(1) = 2 MiB pages, range(2) = lanes of 32 bits (0: the host's).
+/// The destination is checked against the source afterwards.
+void BM_TransposeVsMemcpy(benchmark::State &state) {
+  bool half = state.range(0) != 0, huge = state.range(1) != 0;
+  std::unique_ptr<Jitted> k =
+      transposeKernel(true, -1, -1, half, true, state.range(2));
+  size_t bytes = kN * kN * (half ? 2 : 4);
+  PageBuffer src(bytes, huge), dst(bytes, huge), copy(bytes, huge);
+  // Distinct elements, so that the check below sees a misplaced one.
+  auto *src16 = reinterpret_cast<uint16_t *>(src.data);
+  for (size_t i = 0; i < kN * kN; ++i) {
+    if (half)
+      src16[i] = uint16_t(i * 2654435761u >> 17);
+    else
+      src.data[i] = float(i);
+  }
+  auto timed = [](auto &&call) {
+    auto start = std::chrono::steady_clock::now();
+    call();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  auto transpose = [&] { k->run(src.data, dst.data, kN * kN); };
+  auto memcpyCall = [&] {
+    std::memcpy(copy.data, src.data, bytes);
+    benchmark::ClobberMemory();
+  };
+  std::vector<double> tTimes, mTimes;
+  for (auto _ : state) {
+    if (tTimes.size() % 2 == 0) {
+      tTimes.push_back(timed(transpose));
+      mTimes.push_back(timed(memcpyCall));
+    } else {
+      mTimes.push_back(timed(memcpyCall));
+      tTimes.push_back(timed(transpose));
+    }
+    state.SetIterationTime(tTimes.back() + mTimes.back());
+  }
+  auto gbps = [&](double seconds) { return 2.0 * bytes / seconds / 1e9; };
+  std::sort(tTimes.begin(), tTimes.end());
+  std::sort(mTimes.begin(), mTimes.end());
+  size_t mid = tTimes.size() / 2;
+  state.counters["transpose_GB/s_best"] = gbps(tTimes[0]);
+  state.counters["transpose_GB/s_med"] = gbps(tTimes[mid]);
+  state.counters["memcpy_GB/s_best"] = gbps(mTimes[0]);
+  state.counters["memcpy_GB/s_med"] = gbps(mTimes[mid]);
+  state.counters["ratio_best"] = mTimes[0] / tTimes[0];
+  state.counters["ratio_med"] = mTimes[mid] / tTimes[mid];
+  state.counters["huge_pages"] = (src.hugeFraction() + dst.hugeFraction()) / 2;
+  auto *dst16 = reinterpret_cast<uint16_t *>(dst.data);
+  for (int64_t i = 0; i < kN; i += 7)
+    for (int64_t j = 0; j < kN; ++j) {
+      bool same = half ? dst16[j * kN + i] == src16[i * kN + j]
+                       : dst.data[j * kN + i] == src.data[i * kN + j];
+      if (!same) {
+        state.SkipWithError("the transpose misplaced an element");
+        return;
+      }
+    }
 }
 
 /// The in-register transpose without cache blocking: tiles in row order of
@@ -758,6 +833,16 @@ BENCHMARK(BM_TransposeGeneratedF16)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedF16NoStreaming)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MemcpyF16HugePages)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedF16HugePages)->Unit(benchmark::kMillisecond);
+// Issue 30's transpose rows, calls alternated with memcpy: f32 and f16, 4
+// KiB and 2 MiB pages, the host's vectors and 256-bit ones.
+BENCHMARK(BM_TransposeVsMemcpy)
+    ->ArgNames({"f16", "huge", "lanes32"})
+    ->ArgsProduct({{0, 1}, {0, 1}, {0}})
+    ->Args({0, 0, 8})
+    ->Args({1, 0, 8})
+    ->MinTime(2.0)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGeneratedUnblocked)->Unit(benchmark::kMillisecond);
 // The default is a strip of 32 source rows (4096 x 32); 128 x 512 and 32 x
 // 512 were the defaults for f32 and f16 before strips.
