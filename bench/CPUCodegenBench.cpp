@@ -179,6 +179,53 @@ double PageBuffer::hugeFraction() const {
   return std::min(1.0, hugeBytes / double(size));
 }
 
+/// Seconds one call of `call` takes.
+double secondsOf(llvm::function_ref<void()> call) {
+  auto start = std::chrono::steady_clock::now();
+  call();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// The times of one call made once per iteration, sorted.
+struct CallTimes {
+  std::vector<double> seconds;
+  double best() const { return seconds.front(); }
+  double median() const { return seconds[seconds.size() / 2]; }
+};
+
+/// The times of two calls made in turn.
+struct AlternatedTimes {
+  CallTimes first, second;
+};
+
+/// Calls `first` and `second` once each per iteration of `state`, each
+/// going first in every other pair, so that neither always finds the
+/// caches as the other left them; an iteration's (manual) time is both
+/// calls'. `afterPair` gets the pair's time of `first`.
+AlternatedTimes
+alternateCalls(benchmark::State &state, llvm::function_ref<void()> first,
+               llvm::function_ref<void()> second,
+               llvm::function_ref<void(double)> afterPair = nullptr) {
+  AlternatedTimes t;
+  for (auto _ : state) {
+    std::vector<double> &a = t.first.seconds, &b = t.second.seconds;
+    if (a.size() % 2 == 0) {
+      a.push_back(secondsOf(first));
+      b.push_back(secondsOf(second));
+    } else {
+      b.push_back(secondsOf(second));
+      a.push_back(secondsOf(first));
+    }
+    state.SetIterationTime(a.back() + b.back());
+    if (afterPair)
+      afterPair(a.back());
+  }
+  llvm::sort(t.first.seconds);
+  llvm::sort(t.second.seconds);
+  return t;
+}
+
 /// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
 /// column-major one. `block` and `blockDst` are the cache block's elements
 /// along the source's and the destination's contiguous loops; -1 keeps the
@@ -305,39 +352,19 @@ void BM_TransposeVsMemcpy(benchmark::State &state) {
     else
       src.data[i] = float(i);
   }
-  auto timed = [](auto &&call) {
-    auto start = std::chrono::steady_clock::now();
-    call();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  };
   auto transpose = [&] { k->run(src.data, dst.data, kN * kN); };
   auto memcpyCall = [&] {
     std::memcpy(copy.data, src.data, bytes);
     benchmark::ClobberMemory();
   };
-  std::vector<double> tTimes, mTimes;
-  for (auto _ : state) {
-    if (tTimes.size() % 2 == 0) {
-      tTimes.push_back(timed(transpose));
-      mTimes.push_back(timed(memcpyCall));
-    } else {
-      mTimes.push_back(timed(memcpyCall));
-      tTimes.push_back(timed(transpose));
-    }
-    state.SetIterationTime(tTimes.back() + mTimes.back());
-  }
+  AlternatedTimes t = alternateCalls(state, transpose, memcpyCall);
   auto gbps = [&](double seconds) { return 2.0 * bytes / seconds / 1e9; };
-  std::sort(tTimes.begin(), tTimes.end());
-  std::sort(mTimes.begin(), mTimes.end());
-  size_t mid = tTimes.size() / 2;
-  state.counters["transpose_GB/s_best"] = gbps(tTimes[0]);
-  state.counters["transpose_GB/s_med"] = gbps(tTimes[mid]);
-  state.counters["memcpy_GB/s_best"] = gbps(mTimes[0]);
-  state.counters["memcpy_GB/s_med"] = gbps(mTimes[mid]);
-  state.counters["ratio_best"] = mTimes[0] / tTimes[0];
-  state.counters["ratio_med"] = mTimes[mid] / tTimes[mid];
+  state.counters["transpose_GB/s_best"] = gbps(t.first.best());
+  state.counters["transpose_GB/s_med"] = gbps(t.first.median());
+  state.counters["memcpy_GB/s_best"] = gbps(t.second.best());
+  state.counters["memcpy_GB/s_med"] = gbps(t.second.median());
+  state.counters["ratio_best"] = t.second.best() / t.first.best();
+  state.counters["ratio_med"] = t.second.median() / t.first.median();
   state.counters["huge_pages"] = (src.hugeFraction() + dst.hugeFraction()) / 2;
   auto *dst16 = reinterpret_cast<uint16_t *>(dst.data);
   for (int64_t i = 0; i < kN; i += 7)
@@ -721,13 +748,6 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   openblas_set_num_threads(int(threads));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> cAxe(n * n, 0.f), cBlas(n * n, 0.f);
-  auto timed = [](auto &&call) {
-    auto start = std::chrono::steady_clock::now();
-    call();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  };
   auto axe = [&] { k.run(n, {a.data(), b.data(), cAxe.data()}); };
   auto blas = [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
@@ -737,37 +757,24 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   int64_t axeBits = vectorBits ? vectorBits : hostVectorUnit().vectorBits;
   bool sameWidth = axeBits == openblasVectorBits();
   PeakProbe probe;
-  std::vector<double> axeTimes, blasTimes;
-  for (auto _ : state) {
-    // Each goes first in every other pair: neither always finds the caches
-    // as the other left them.
-    if (axeTimes.size() % 2 == 0) {
-      axeTimes.push_back(timed(axe));
-      blasTimes.push_back(timed(blas));
-    } else {
-      blasTimes.push_back(timed(blas));
-      axeTimes.push_back(timed(axe));
-    }
-    state.SetIterationTime(axeTimes.back() + blasTimes.back());
-    probe.sample(axeBits, axeTimes.back() / 4);
-  }
+  AlternatedTimes t = alternateCalls(state, axe, blas, [&](double seconds) {
+    probe.sample(axeBits, seconds / 4);
+  });
   double flop = 2.0 * n * n * n;
   double peak = probe.gflops() * threads;
-  auto report = [&](const std::string &who, std::vector<double> &times,
+  auto report = [&](const std::string &who, const CallTimes &times,
                     bool ofPeak) {
-    std::sort(times.begin(), times.end());
-    double best = flop / times[0] / 1e9;
+    double best = flop / times.best() / 1e9;
     state.counters[who + "_GFLOP/s_best"] = best;
-    state.counters[who + "_GFLOP/s_med"] = flop / times[times.size() / 2] / 1e9;
+    state.counters[who + "_GFLOP/s_med"] = flop / times.median() / 1e9;
     if (ofPeak && peak > 0)
       state.counters[who + "_of_peak_best"] = best / peak;
   };
-  report("axe", axeTimes, true);
-  report("blas", blasTimes, sameWidth);
+  report("axe", t.first, true);
+  report("blas", t.second, sameWidth);
   state.counters["peak"] = peak;
-  state.counters["ratio_best"] = blasTimes[0] / axeTimes[0];
-  state.counters["ratio_med"] =
-      blasTimes[blasTimes.size() / 2] / axeTimes[axeTimes.size() / 2];
+  state.counters["ratio_best"] = t.second.best() / t.first.best();
+  state.counters["ratio_med"] = t.second.median() / t.first.median();
   state.counters["same_width"] = sameWidth;
   double err = std::max(gemmError(n, a, b, cAxe), gemmError(n, a, b, cBlas));
   state.counters["max_err"] = err;
