@@ -600,11 +600,7 @@ void timeGemm(benchmark::State &state, int64_t n, int64_t vectorBits,
   PeakProbe probe;
   std::vector<double> times;
   for (auto _ : state) {
-    auto start = std::chrono::steady_clock::now();
-    run();
-    double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+    double s = secondsOf(run);
     state.SetIterationTime(s);
     times.push_back(s);
     probe.sample(vectorBits, s / 4);
