@@ -319,8 +319,9 @@ void BM_MemcpyF16(benchmark::State &state) { memcpyBench(state, false, true); }
 void BM_TransposeGeneratedF16(benchmark::State &state) {
   transposeBench(state, true, -1, -1, false, /*half=*/true);
 }
-/// Ordinary stores: a 32 MiB destination may stay in a large last-level
-/// cache, as `memcpy`'s does.
+/// Ordinary stores for f16: whether a 32 MiB destination kept in a large
+/// last-level cache, as `memcpy`'s is, beats streaming it to memory (on the
+/// Emerald Rapids VM it did not: docs/Benchmarks-CPU.md).
 void BM_TransposeGeneratedF16NoStreaming(benchmark::State &state) {
   transposeBench(state, true, -1, -1, false, /*half=*/true,
                  /*streaming=*/false);
@@ -344,7 +345,9 @@ void BM_TransposeVsMemcpy(benchmark::State &state) {
       transposeKernel(true, -1, -1, half, true, state.range(2));
   size_t bytes = kN * kN * (half ? 2 : 4);
   PageBuffer src(bytes, huge), dst(bytes, huge), copy(bytes, huge);
-  // Distinct elements, so that the check below sees a misplaced one.
+  // Values that vary from element to element (f32: the index, exact below
+  // 2^24; f16: a hash of it into 16 bits), so that the check below almost
+  // surely sees a misplaced element.
   auto *src16 = reinterpret_cast<uint16_t *>(src.data);
   for (size_t i = 0; i < kN * kN; ++i) {
     if (half)
