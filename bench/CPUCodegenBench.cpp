@@ -781,6 +781,46 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
     state.SkipWithError("a product is wrong");
 }
 
+/// The direct GEMM kernel with and without `reuse-packed-panels` (B's
+/// packed panels kept from one CTA to the next on a worker), one call of
+/// each in turn in one process, so that both see the same machine.
+/// range(0) = n, range(1) = vector bits (0: the host's), range(2) =
+/// threads (OpenMP where more than one).
+void BM_GemmPanelReuse(benchmark::State &state) {
+  int64_t n = state.range(0), vectorBits = state.range(1),
+          threads = state.range(2);
+  std::string text = gemmKernel(n, "f32", vectorBits, GemmTiles{256, 256, 256},
+                                /*staged=*/false);
+  AxeToCPUOptions options = cpuOptions(vectorBits, threads > 1);
+  AxeKernel reused(text, options);
+  options.reusePackedPanels = false;
+  AxeKernel repacked(text, options);
+  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
+  std::vector<float> cReused(n * n, 0.f), cRepacked(n * n, 0.f);
+  auto runReused = [&] { reused.run(n, {a.data(), b.data(), cReused.data()}); };
+  auto runRepacked = [&] {
+    repacked.run(n, {a.data(), b.data(), cRepacked.data()});
+  };
+  int64_t bits = vectorBits ? vectorBits : hostVectorUnit().vectorBits;
+  PeakProbe probe;
+  AlternatedTimes t =
+      alternateCalls(state, runReused, runRepacked,
+                     [&](double seconds) { probe.sample(bits, seconds / 4); });
+  double flop = 2.0 * n * n * n, peak = probe.gflops() * threads;
+  auto ofPeak = [&](double seconds) { return flop / seconds / 1e9 / peak; };
+  state.counters["reused_of_peak_best"] = ofPeak(t.first.best());
+  state.counters["reused_of_peak_med"] = ofPeak(t.first.median());
+  state.counters["repacked_of_peak_best"] = ofPeak(t.second.best());
+  state.counters["repacked_of_peak_med"] = ofPeak(t.second.median());
+  state.counters["speedup_best"] = t.second.best() / t.first.best();
+  state.counters["speedup_med"] = t.second.median() / t.first.median();
+  double err =
+      std::max(gemmError(n, a, b, cReused), gemmError(n, a, b, cRepacked));
+  state.counters["max_err"] = err;
+  if (err > 1e-3 * n)
+    state.SkipWithError("a product is wrong");
+}
+
 /// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
 /// one per CTA. range(0) = n, range(1) = OpenMP on.
 void BM_CopyAxeKernel(benchmark::State &state) {
@@ -937,6 +977,12 @@ BENCHMARK(BM_GemmAxeBF16)
 BENCHMARK(BM_GemmAxeVsOpenBLAS)
     ->ArgNames({"n", "vbits", "threads"})
     ->ArgsProduct({{512, 2048, 2304}, {256, 0}, {1, 2}})
+    ->MinTime(2.0)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GemmPanelReuse)
+    ->ArgNames({"n", "vbits", "threads"})
+    ->ArgsProduct({{512, 2048}, {256, 0}, {1, 2}})
     ->MinTime(2.0)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

@@ -131,6 +131,7 @@ struct AxeDispatchPass : public impl::AxeDispatchBase<AxeDispatchPass> {
         ok = false;
         continue;
       }
+      it->second->schedule.options.reusePackedPanels = reusePackedPanels;
       // Keep going after a failure so every undispatchable op is reported.
       if (failed(dispatch(op, it->second->schedule, outliner, rewriter)))
         ok = false;

@@ -56,7 +56,12 @@ def AxeDispatch : Pass<"axe-dispatch", "mlir::ModuleOp"> {
     Option<"outline", "outline", "bool", /*default=*/"false",
            "Move the code of each operator into a private function called "
            "where the operator was, one function per distinct code, where "
-           "the target's backend allows it (the CPU)">
+           "the target's backend allows it (the CPU)">,
+    Option<"reusePackedPanels", "reuse-packed-panels", "bool",
+           /*default=*/"true",
+           "CPU targets: let the packed gemm keep the panels it packs from "
+           "a global B from one CTA to the next on the same worker, within "
+           "a launch, instead of packing them in every CTA">
   ];
   let statistics = [
     Statistic<"numDispatched", "dispatched-ops",

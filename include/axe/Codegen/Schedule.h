@@ -46,6 +46,9 @@ struct ScheduleOptions {
   int64_t vectorLanes32 = 8;
   /// Vector registers of that width.
   int64_t vectorRegisters = 16;
+  /// CPU: the packed gemm may keep B's packed panels from one CTA to the
+  /// next (axe-dispatch's `reuse-packed-panels`).
+  bool reusePackedPanels = true;
 };
 
 /// What a schedule sees besides the op, built once per kernel by dispatch:

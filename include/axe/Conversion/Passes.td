@@ -30,7 +30,14 @@ def ConvertAxeToCPU : Pass<"convert-axe-to-cpu", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
-    "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect"
+    "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::func::FuncDialect"
+  ];
+  let options = [
+    Option<"openmp", "openmp", "bool", /*default=*/"false",
+           "The grid will run through OpenMP (convert-scf-to-openmp): a "
+           "kernel with per-worker memory runs one worker per OpenMP "
+           "thread (omp_get_max_threads) instead of one">
   ];
 }
 

@@ -5,6 +5,7 @@
 #include "axe/Codegen/Passes.h"
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
+#include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Conversion/AxeToCPU/CPULowering.h"
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
@@ -173,14 +174,57 @@ LogicalResult checkView(ViewOp view) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
+/// libomp's thread count, which sizes the workers of a kernel under OpenMP.
+constexpr StringLiteral kOmpMaxThreads = "omp_get_max_threads";
+
+/// Declares omp_get_max_threads where a kernel will call it (it has
+/// per-worker memory) and nothing else declared it.
+void declareOmpMaxThreads(ModuleOp module) {
+  bool needed = false;
+  module.walk([&](KernelOp kernel) {
+    for (Operation &op : kernel.getBody().front())
+      needed |= op.hasAttr(kPerWorkerAttr);
+  });
+  if (!needed || module.lookupSymbol(kOmpMaxThreads))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = b.getFunctionType({}, {b.getI32Type()});
+  auto fn = func::FuncOp::create(b, module.getLoc(), kOmpMaxThreads, type);
+  fn.setPrivate();
+}
+
+/// The grid coordinates (x first) of CTA `linear` when x runs fastest.
+SmallVector<Value> gridCoordinates(OpBuilder &b, Location loc, Value linear,
+                                   ArrayRef<Value> extents) {
+  SmallVector<Value> coords;
+  for (auto [i, extent] : llvm::enumerate(extents)) {
+    if (i + 1 == extents.size()) {
+      coords.push_back(linear);
+      break;
+    }
+    coords.push_back(arith::RemUIOp::create(b, loc, linear, extent));
+    linear = arith::DivUIOp::create(b, loc, linear, extent);
+  }
+  return coords;
+}
+
 /// A kernel becomes a loop over its grid: an scf.parallel, so that CTAs may
-/// run concurrently once a parallel runtime lowers it. Each CTA's body is an
-/// alloca scope, so the stack memory of its buffers is freed when the CTA
-/// ends. Grid coordinates are the loop's variables; a CTA's place in its
-/// cluster is its grid coordinate modulo the cluster (clusters tile the
-/// grid); a dim the launch does not have is 0.
+/// run concurrently once a parallel runtime lowers it, with x the fastest
+/// coordinate, as a GPU numbers CTAs (neighbouring CTAs in x share the
+/// columns of a GEMM's B). Each CTA's body is an alloca scope, so the stack
+/// memory of its buffers is freed when the CTA ends. Grid coordinates are
+/// the loop's variables; a CTA's place in its cluster is its grid
+/// coordinate modulo the cluster (clusters tile the grid); a dim the launch
+/// does not have is 0.
+///
+/// A kernel with per-worker memory (allocPerWorker: packed panels a gemm
+/// keeps from one CTA to the next) runs its grid as workers instead, each a
+/// contiguous run of CTAs in that order: one per OpenMP thread with
+/// `openmp`, else one. A worker allocates the memory, runs its CTAs one
+/// after another, and frees it.
 struct LowerKernel : public OpConversionPattern<KernelOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LowerKernel(const TypeConverter &converter, MLIRContext *ctx, bool openmp)
+      : OpConversionPattern(converter, ctx), openmp(openmp) {}
 
   LogicalResult
   matchAndRewrite(KernelOp kernel, OpAdaptor,
@@ -192,19 +236,30 @@ struct LowerKernel : public OpConversionPattern<KernelOp> {
     ArrayRef<int64_t> cluster;
     if (kernel.getCluster())
       cluster = *kernel.getCluster();
+    SmallVector<Operation *> perWorker;
+    for (Operation &op : kernel.getBody().front())
+      if (op.hasAttr(kPerWorkerAttr))
+        perWorker.push_back(&op);
     Block *dest;
     SmallVector<Value> ivs;
     if (ubs.empty()) {
       auto exec = scf::ExecuteRegionOp::create(rewriter, loc, TypeRange());
       dest = rewriter.createBlock(&exec.getRegion());
       scf::YieldOp::create(rewriter, loc);
-    } else {
+      rewriter.setInsertionPointToStart(dest);
+    } else if (perWorker.empty()) {
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
       SmallVector<Value> lbs(ubs.size(), zero), steps(ubs.size(), one);
-      auto grid = scf::ParallelOp::create(rewriter, loc, lbs, ubs, steps);
-      llvm::append_range(ivs, grid.getInductionVars());
+      // scf.parallel runs its last dim fastest.
+      SmallVector<Value> reversed(llvm::reverse(ubs));
+      auto grid = scf::ParallelOp::create(rewriter, loc, lbs, reversed, steps);
+      llvm::append_range(ivs, llvm::reverse(grid.getInductionVars()));
       rewriter.setInsertionPointToStart(grid.getBody());
+    } else {
+      ivs = lowerToWorkers(rewriter, loc, ubs, perWorker);
+    }
+    if (!ubs.empty()) {
       auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange());
       dest = rewriter.createBlock(&scope.getBodyRegion());
       memref::AllocaScopeReturnOp::create(rewriter, loc);
@@ -233,6 +288,70 @@ struct LowerKernel : public OpConversionPattern<KernelOp> {
     rewriter.eraseOp(kernel);
     return success();
   }
+
+private:
+  /// The workers' loops, with `perWorker` moved into each worker, filled
+  /// and freed there; the builder is left where a CTA's body goes. Returns
+  /// the CTA's grid coordinates.
+  SmallVector<Value> lowerToWorkers(ConversionPatternRewriter &rewriter,
+                                    Location loc, ArrayRef<Value> extents,
+                                    ArrayRef<Operation *> perWorker) const {
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Value zero = index(0), one = index(1);
+    Value ctas = one;
+    for (Value extent : extents)
+      ctas = arith::MulIOp::create(rewriter, loc, ctas, extent);
+    Value workers = one;
+    if (openmp) {
+      auto threads = func::CallOp::create(rewriter, loc, kOmpMaxThreads,
+                                          rewriter.getI32Type(), ValueRange());
+      workers = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), threads.getResult(0));
+      workers = arith::MinSIOp::create(rewriter, loc, workers, ctas);
+      workers = arith::MaxSIOp::create(rewriter, loc, workers, one);
+    }
+    Value perWorkerCtas =
+        arith::CeilDivUIOp::create(rewriter, loc, ctas, workers);
+    auto grid = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
+                                        ValueRange{workers}, ValueRange{one});
+    rewriter.setInsertionPoint(grid.getBody()->getTerminator());
+    for (Operation *op : perWorker) {
+      rewriter.moveOpBefore(op, rewriter.getInsertionBlock(),
+                            rewriter.getInsertionPoint());
+      if (auto fill = op->getAttrOfType<IntegerAttr>(kPerWorkerFillAttr))
+        fillPerWorker(rewriter, loc, op->getResult(0), fill.getInt());
+    }
+    Value first = arith::MulIOp::create(
+        rewriter, loc, grid.getInductionVars()[0], perWorkerCtas);
+    Value last = arith::MinUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, first, perWorkerCtas), ctas);
+    auto run = scf::ForOp::create(rewriter, loc, first, last, one);
+    rewriter.setInsertionPointAfter(run);
+    for (Operation *op : perWorker)
+      memref::DeallocOp::create(rewriter, loc, op->getResult(0));
+    rewriter.setInsertionPointToStart(run.getBody());
+    return gridCoordinates(rewriter, loc, run.getInductionVar(), extents);
+  }
+
+  /// memory[i] = value for every element of a static rank-1 memref.
+  static void fillPerWorker(OpBuilder &b, Location loc, Value memory,
+                            int64_t value) {
+    auto type = cast<MemRefType>(memory.getType());
+    Value v = arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(type.getElementType(), value));
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, type.getNumElements()),
+        arith::ConstantIndexOp::create(b, loc, 1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    memref::StoreOp::create(b, loc, v, memory, loop.getInductionVar());
+  }
+
+  bool openmp;
 };
 
 /// A buffer is flat memory holding every coordinate its layout reaches
@@ -366,7 +485,8 @@ void populateCPUTypeConversions(TypeConverter &converter) {
 
 LogicalResult
 convertToCPU(ModuleOp module,
-             const DenseMap<Operation *, Result<StoragePlan>> &plans) {
+             const DenseMap<Operation *, Result<StoragePlan>> &plans,
+             bool openmp) {
   MLIRContext *ctx = module.getContext();
   TypeConverter converter;
   populateCPUTypeConversions(converter);
@@ -382,10 +502,11 @@ convertToCPU(ModuleOp module,
     return converter.isLegal(op);
   });
   RewritePatternSet patterns(ctx);
-  patterns.add<LowerKernel, LowerView, FoldSlice, ResolveBufferCast,
-               DropSync<BarrierOp>, DropSync<FenceAsyncProxyOp>,
-               DropSync<TurnBeginOp>, DropSync<TurnEndOp>, DropWait,
-               DropTokenPlaceholder>(converter, ctx);
+  patterns.add<LowerKernel>(converter, ctx, openmp);
+  patterns.add<LowerView, FoldSlice, ResolveBufferCast, DropSync<BarrierOp>,
+               DropSync<FenceAsyncProxyOp>, DropSync<TurnBeginOp>,
+               DropSync<TurnEndOp>, DropWait, DropTokenPlaceholder>(converter,
+                                                                    ctx);
   patterns.add<LowerAlloc>(converter, ctx, plans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
@@ -403,6 +524,8 @@ convertToCPU(ModuleOp module,
 
 struct ConvertAxeToCPUPass
     : public impl::ConvertAxeToCPUBase<ConvertAxeToCPUPass> {
+  using ConvertAxeToCPUBase::ConvertAxeToCPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(requireConcreteLayouts(module, getArgument())))
@@ -439,8 +562,10 @@ struct ConvertAxeToCPUPass
     module.walk([&](WarpSpecializeOp ws) { specialized.push_back(ws); });
     for (WarpSpecializeOp ws : specialized)
       ok &= succeeded(lowerCPUWarpSpecialize(ws));
+    if (openmp)
+      declareOmpMaxThreads(module);
     if (!ok || failed(lowerCPUPipelines(module)) ||
-        failed(convertToCPU(module, plans)))
+        failed(convertToCPU(module, plans, openmp)))
       return signalPassFailure();
     // Nothing of the axe dialect is left, so the output loads without it
     // (e.g. in mlir-runner).
@@ -471,8 +596,11 @@ void buildAxeToCPUPipeline(OpPassManager &pm, const AxeToCPUOptions &options) {
   dispatch.target = "cpu";
   dispatch.vectorBits = options.vectorBits;
   dispatch.outline = options.outline;
+  dispatch.reusePackedPanels = options.reusePackedPanels;
   pm.addPass(createAxeDispatch(dispatch, BackendSet{cpuBackend()}));
-  pm.addPass(createConvertAxeToCPU());
+  ConvertAxeToCPUOptions convert;
+  convert.openmp = options.openmp;
+  pm.addPass(createConvertAxeToCPU(convert));
   addCPUToLLVMPasses(pm, CPUToLLVMOptions{options.openmp});
 }
 
@@ -493,6 +621,11 @@ struct AxeToCPUPipelineOptions
       llvm::cl::desc("Each operator's loops in a private function, shared by "
                      "operators that emit the same code"),
       llvm::cl::init(true)};
+  Option<bool> reusePackedPanels{
+      *this, "reuse-packed-panels",
+      llvm::cl::desc("Let the packed gemm keep B's packed panels across the "
+                     "CTAs one worker runs in a launch"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -508,6 +641,7 @@ void registerAxeToCPU() {
         options.vectorBits = o.vectorBits;
         options.openmp = o.openmp;
         options.outline = o.outline;
+        options.reusePackedPanels = o.reusePackedPanels;
         buildAxeToCPUPipeline(pm, options);
       });
 }

@@ -296,6 +296,23 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   return mem;
 }
 
+Value allocPerWorker(OpBuilder &b, Location loc, MemRefType type,
+                     std::optional<int64_t> fill) {
+  // By name: this file stays free of the dialect's generated headers.
+  Operation *kernel = b.getInsertionBlock()->getParentOp();
+  while (kernel && kernel->getName().getStringRef() != "axe.kernel")
+    kernel = kernel->getParentOp();
+  if (!kernel || kernel->getNumRegions() != 1 || kernel->getRegion(0).empty())
+    return Value();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&kernel->getRegion(0).front());
+  auto alloc = memref::AllocOp::create(b, loc, type, b.getI64IntegerAttr(64));
+  alloc->setAttr(kPerWorkerAttr, b.getUnitAttr());
+  if (fill)
+    alloc->setAttr(kPerWorkerFillAttr, b.getI64IntegerAttr(*fill));
+  return alloc;
+}
+
 //===----------------------------------------------------------------------===//
 // Copy
 //===----------------------------------------------------------------------===//

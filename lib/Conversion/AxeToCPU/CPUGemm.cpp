@@ -14,10 +14,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
+#include "axe/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <optional>
@@ -219,12 +221,14 @@ struct PanelOperand {
 };
 
 /// `buf` itself when it already is laid out as `text` (or as `inPlace`
-/// allows), else a packed copy.
+/// allows), else a packed copy, in `memory` when given (f32, at least the
+/// buffer's elements) or in scratch.
 Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
                                   const CPUBuffer &buf, bool transposed,
                                   const std::string &text, bool copyIn,
                                   const CPUCodegenOptions &opts, bool &packed,
-                                  InPlace inPlace = InPlace::Panel) {
+                                  InPlace inPlace = InPlace::Panel,
+                                  Value memory = {}) {
   PanelOperand op;
   op.transposed = transposed;
   packed = !readableAs(buf, text);
@@ -244,7 +248,7 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
     op.buffer.ref.layout = Layout(*t);
     op.buffer.ref.shape = buf.ref.shape;
     op.buffer.ref.elementType = elt;
-    op.buffer.memory = allocScratch(b, loc, elt, size);
+    op.buffer.memory = memory ? memory : allocScratch(b, loc, elt, size);
     op.buffer.storage = StoragePlan::linear(size);
     if (copyIn)
       if (auto r = emitCopy(b, loc, buf, op.buffer, opts); !r)
@@ -256,6 +260,139 @@ Result<PanelOperand> panelOperand(OpBuilder &b, Location loc,
     return em.takeFailure();
   op.emitter = *em;
   return op;
+}
+
+/// Per worker, at most this many bytes of one gemm's packed panels of B are
+/// kept from one CTA to the next.
+constexpr int64_t kPanelCacheBytes = 16 << 20;
+
+/// Where a gemm keeps B's packed panels across the CTAs one worker runs, so
+/// that CTAs in one column of the grid (the same columns of B) pack each
+/// slice of B once, as BLAS libraries pack a block of B once for all the
+/// rows of A. One slot per iteration of the loops around the gemm in its
+/// CTA, each tagged with the address of the slice of B it holds. A slice is
+/// only reused where it is packed from global memory: CTAs are independent
+/// (no CTA writes what another reads), so within a launch a global slice
+/// at the same address holds the same values; the tags are reset at every
+/// launch.
+struct PanelCache {
+  /// slots x panel elements of f32, and slots addresses (-1: empty).
+  Value panels, tags;
+  /// This call's slot and its panel.
+  Value slot, panel;
+};
+
+/// The slot of this call among `slots`: its iteration of the scf.for loops
+/// between the insertion point and the kernel, which must all have constant
+/// bounds (scf.if and the outliner's regions may enclose it too). None
+/// outside a kernel, under other ops, in a kernel of one CTA, or beyond
+/// `maxSlots`.
+std::optional<std::pair<Value, int64_t>>
+iterationSlot(OpBuilder &b, Location loc, int64_t maxSlots) {
+  struct Loop {
+    Value iv;
+    int64_t lower, step, trips;
+  };
+  SmallVector<Loop> loops;
+  int64_t slots = 1;
+  Operation *op = b.getInsertionBlock()->getParentOp();
+  for (; op && op->getName().getStringRef() != "axe.kernel";
+       op = op->getParentOp()) {
+    if (isa<scf::IfOp, scf::ExecuteRegionOp>(op))
+      continue;
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      return std::nullopt;
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                           ub = getConstantIntValue(loop.getUpperBound()),
+                           step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    int64_t trips = *ub > *lb ? (*ub - *lb - 1) / *step + 1 : 1;
+    if (trips > maxSlots / slots)
+      return std::nullopt;
+    slots *= trips;
+    loops.push_back({loop.getInductionVar(), *lb, *step, trips});
+  }
+  if (!op)
+    return std::nullopt;
+  int64_t ctas = 1;
+  if (auto grid = op->getAttrOfType<DenseI64ArrayAttr>("static_grid"))
+    for (int64_t extent : grid.asArrayRef())
+      ctas *= extent == ShapedType::kDynamic ? 2 : extent;
+  if (ctas < 2)
+    return std::nullopt;
+  Value slot = indexConstant(b, loc, 0);
+  int64_t stride = 1;
+  for (const Loop &loop : loops) {
+    Value iter = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, loop.iv,
+                              indexConstant(b, loc, loop.lower)),
+        indexConstant(b, loc, loop.step));
+    slot = addIndex(
+        b, loc, slot,
+        arith::MulIOp::create(b, loc, iter, indexConstant(b, loc, stride)));
+    stride *= loop.trips;
+  }
+  return std::make_pair(slot, slots);
+}
+
+/// The cache of B's panels for a gemm whose packed B has `size` elements,
+/// or none where one is not allowed or would exceed kPanelCacheBytes.
+std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
+                                        const CPUBuffer &bb, int64_t size) {
+  if (bb.space != MemorySpace::Global || !bb.memory ||
+      !bb.ref.offset.entries().empty() || bb.isDistributed())
+    return std::nullopt;
+  auto slot = iterationSlot(
+      b, loc, kPanelCacheBytes / (4 * std::max<int64_t>(size, 1)));
+  if (!slot)
+    return std::nullopt;
+  PanelCache cache;
+  Type f32 = b.getF32Type();
+  cache.panels =
+      allocPerWorker(b, loc, MemRefType::get({slot->second * size}, f32));
+  cache.tags = allocPerWorker(
+      b, loc, MemRefType::get({slot->second}, b.getIndexType()), -1);
+  if (!cache.panels || !cache.tags)
+    return std::nullopt;
+  cache.slot = slot->first;
+  Value start =
+      arith::MulIOp::create(b, loc, cache.slot, indexConstant(b, loc, size));
+  auto type = MemRefType::get(
+      {size}, f32,
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  cache.panel = memref::SubViewOp::create(
+      b, loc, type, cache.panels, ArrayRef<OpFoldResult>{start},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return cache;
+}
+
+/// Packs `src` into `packed` (whose memory is the cache's panel) unless the
+/// slot already holds the slice at this address.
+Result<bool> packThroughCache(OpBuilder &b, Location loc, const CPUBuffer &src,
+                              const CPUBuffer &packed, const PanelCache &cache,
+                              const CPUCodegenOptions &opts) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, src.memory);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, meta.getBaseBuffer());
+  Value address =
+      addIndex(b, loc, base,
+               arith::MulIOp::create(
+                   b, loc, meta.getOffset(),
+                   indexConstant(b, loc, elementBytes(src.ref.elementType))));
+  Value held = memref::LoadOp::create(b, loc, cache.tags, cache.slot);
+  Value miss =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, held, address);
+  auto ifMiss = scf::IfOp::create(b, loc, miss, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifMiss.thenBlock());
+  if (auto r = emitCopy(b, loc, src, packed, opts); !r)
+    return r;
+  memref::StoreOp::create(b, loc, address, cache.tags, cache.slot);
+  return true;
 }
 
 /// for (iv = lower; iv < upper; iv += step) body(iv), with the builder left
@@ -395,10 +532,18 @@ Result<bool> emitGemmPacked(OpBuilder &b, Location loc, const CPUBuffer &a,
                    /*copyIn=*/true, opts, packedA, InPlace::RowsOrColumns);
   if (!ap)
     return ap.takeFailure();
-  auto bp = panelOperand(b, loc, bb, transB, gemmPanelLayoutB(K, N, transB, g),
-                         /*copyIn=*/true, opts, packedB);
+  std::string bText = gemmPanelLayoutB(K, N, transB, g);
+  std::optional<PanelCache> cache;
+  if (opts.reusePackedPanels && !readableAs(bb, bText))
+    cache = panelCacheFor(b, loc, bb, K * N);
+  auto bp =
+      panelOperand(b, loc, bb, transB, bText, /*copyIn=*/!cache, opts, packedB,
+                   InPlace::Panel, cache ? cache->panel : Value());
   if (!bp)
     return bp.takeFailure();
+  if (cache)
+    if (auto r = packThroughCache(b, loc, bb, bp->buffer, *cache, opts); !r)
+      return r.takeFailure();
   // C is read and written by rows of NR: f32 rows of unit stride (any
   // leading dimension) serve in place. C of another type accumulates in an
   // f32 copy, rounded once at the end.

@@ -205,6 +205,7 @@ CPUCodegenOptions optionsFor(const ScheduleContext &ctx, bool vectorize) {
   o.vectorLanes32 = vectorize ? ctx.options.vectorLanes32 : 1;
   o.vectorRegisters = ctx.options.vectorRegisters;
   o.transposeVectors = vectorize;
+  o.reusePackedPanels = ctx.options.reusePackedPanels;
   return o;
 }
 

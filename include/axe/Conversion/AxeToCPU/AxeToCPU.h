@@ -164,6 +164,9 @@ struct AxeToCPUOptions {
   /// emit the same code (axe-dispatch's `outline`), so compile time grows
   /// linearly with a kernel's operators.
   bool outline = true;
+  /// Lets the packed gemm keep B's packed panels across the CTAs a worker
+  /// runs (axe-dispatch's `reuse-packed-panels`).
+  bool reusePackedPanels = true;
 };
 
 /// axe-dispatch{target=cpu}, convert-axe-to-cpu, then the upstream

@@ -18,6 +18,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
 
+#include <optional>
+
 namespace axe {
 
 /// A tile as the CPU code sees it: the layout and logical shape from its
@@ -48,6 +50,9 @@ struct CPUCodegenOptions {
   /// (non-temporal) stores in the transpose, where each tile's addresses
   /// are aligned to the vector; 0 disables them.
   int64_t transposeStreamingBytes = 8 << 20;
+  /// Lets the packed gemm keep B's packed panels from one CTA to the next
+  /// (per worker, within a launch) instead of packing them in every CTA.
+  bool reusePackedPanels = true;
 };
 
 /// dst[x] = src[x] at every placement of dst (every replica), reading any one
@@ -158,6 +163,21 @@ void storeCPUElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 /// and freed at its end. CTAs running in parallel each get their own.
 mlir::Value allocScratch(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Type elementType, int64_t size);
+
+/// The attributes by which convert-axe-to-cpu recognizes per-worker memory
+/// (allocPerWorker) at the start of a kernel's body.
+constexpr llvm::StringLiteral kPerWorkerAttr = "axe_cpu_per_worker";
+constexpr llvm::StringLiteral kPerWorkerFillAttr = "axe_cpu_per_worker_fill";
+
+/// Memory that a CPU worker (a thread running a run of a kernel's CTAs one
+/// after another) keeps from one of its CTAs to the next within a launch:
+/// a heap allocation of `type` at the start of the enclosing `axe.kernel`'s
+/// body, marked so that convert-axe-to-cpu allocates it when the worker
+/// starts, fills it with `fill` (if given), and frees it when the worker
+/// ends. Null outside a kernel.
+mlir::Value allocPerWorker(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::MemRefType type,
+                           std::optional<int64_t> fill = std::nullopt);
 
 } // namespace axe
 
