@@ -821,6 +821,44 @@ void BM_GemmPanelReuse(benchmark::State &state) {
     state.SkipWithError("a product is wrong");
 }
 
+/// The direct GEMM kernel on f16 (range(2) = 0) or bf16 (1) inputs and on
+/// f32 inputs, one call of each in turn: the narrow kernel's rate over the
+/// f32 kernel's, both seeing the same machine (issue 30's goal: 0.85).
+/// range(0) = n, range(1) = vector bits (0: the host's). Both products are
+/// checked.
+void BM_GemmNarrowVsF32(benchmark::State &state) {
+  int64_t n = state.range(0), vectorBits = state.range(1);
+  const char *narrowType = state.range(2) ? "bf16" : "f16";
+  GemmTiles tiles{256, 256, 256};
+  AxeKernel narrow(gemmKernel(n, narrowType, vectorBits, tiles, false),
+                   cpuOptions(vectorBits, false));
+  AxeKernel wide(gemmKernel(n, "f32", vectorBits, tiles, false),
+                 cpuOptions(vectorBits, false));
+  std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
+  std::vector<uint16_t> a16(n * n), b16(n * n);
+  auto conv = state.range(2) ? toBF16 : toF16;
+  for (int64_t i = 0; i < n * n; ++i) {
+    a16[i] = conv(a[i]);
+    b16[i] = conv(b[i]);
+  }
+  std::vector<float> cNarrow(n * n, 0.f), cWide(n * n, 0.f);
+  auto runNarrow = [&] {
+    narrow.run(n, {a16.data(), b16.data(), cNarrow.data()});
+  };
+  auto runWide = [&] { wide.run(n, {a.data(), b.data(), cWide.data()}); };
+  AlternatedTimes t = alternateCalls(state, runNarrow, runWide);
+  double flop = 2.0 * n * n * n;
+  state.counters["narrow_GFLOP/s_best"] = flop / t.first.best() / 1e9;
+  state.counters["f32_GFLOP/s_best"] = flop / t.second.best() / 1e9;
+  state.counters["ratio_best"] = t.second.best() / t.first.best();
+  state.counters["ratio_med"] = t.second.median() / t.first.median();
+  double err =
+      std::max(gemmError(n, a, b, cNarrow), gemmError(n, a, b, cWide));
+  state.counters["max_err"] = err;
+  if (err > 1e-3 * n)
+    state.SkipWithError("a product is wrong");
+}
+
 /// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
 /// one per CTA. range(0) = n, range(1) = OpenMP on.
 void BM_CopyAxeKernel(benchmark::State &state) {
@@ -983,6 +1021,12 @@ BENCHMARK(BM_GemmAxeVsOpenBLAS)
 BENCHMARK(BM_GemmPanelReuse)
     ->ArgNames({"n", "vbits", "threads"})
     ->ArgsProduct({{512, 2048}, {256, 0}, {1, 2}})
+    ->MinTime(2.0)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GemmNarrowVsF32)
+    ->ArgNames({"n", "vbits", "bf16"})
+    ->ArgsProduct({{512, 2048}, {256, 0}, {0, 1}})
     ->MinTime(2.0)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
