@@ -592,6 +592,17 @@ double gemmError(int64_t n, const std::vector<float> &a,
   return worst;
 }
 
+/// Reports the largest error of two products of the same A and B as
+/// `max_err`, and fails the benchmark when either is wrong.
+void checkProducts(benchmark::State &state, int64_t n,
+                   const std::vector<float> &a, const std::vector<float> &b,
+                   const std::vector<float> &c1, const std::vector<float> &c2) {
+  double err = std::max(gemmError(n, a, b, c1), gemmError(n, a, b, c2));
+  state.counters["max_err"] = err;
+  if (err > 1e-3 * n)
+    state.SkipWithError("a product is wrong");
+}
+
 /// Runs the GEMM `run` once per iteration of `state`, each timed on its own
 /// (the benchmark's time is manual: the GEMMs' alone), and reports its rate
 /// and the fraction of the FMA peak at `vectorBits` (0: the widest) on
@@ -775,10 +786,7 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   state.counters["ratio_best"] = t.second.best() / t.first.best();
   state.counters["ratio_med"] = t.second.median() / t.first.median();
   state.counters["same_width"] = sameWidth;
-  double err = std::max(gemmError(n, a, b, cAxe), gemmError(n, a, b, cBlas));
-  state.counters["max_err"] = err;
-  if (err > 1e-3 * n)
-    state.SkipWithError("a product is wrong");
+  checkProducts(state, n, a, b, cAxe, cBlas);
 }
 
 /// The direct GEMM kernel with and without `reuse-packed-panels` (B's
@@ -814,11 +822,7 @@ void BM_GemmPanelReuse(benchmark::State &state) {
   state.counters["repacked_of_peak_med"] = ofPeak(t.second.median());
   state.counters["speedup_best"] = t.second.best() / t.first.best();
   state.counters["speedup_med"] = t.second.median() / t.first.median();
-  double err =
-      std::max(gemmError(n, a, b, cReused), gemmError(n, a, b, cRepacked));
-  state.counters["max_err"] = err;
-  if (err > 1e-3 * n)
-    state.SkipWithError("a product is wrong");
+  checkProducts(state, n, a, b, cReused, cRepacked);
 }
 
 /// The direct GEMM kernel on f16 (range(2) = 0) or bf16 (1) inputs and on
@@ -852,11 +856,7 @@ void BM_GemmNarrowVsF32(benchmark::State &state) {
   state.counters["f32_GFLOP/s_best"] = flop / t.second.best() / 1e9;
   state.counters["ratio_best"] = t.second.best() / t.first.best();
   state.counters["ratio_med"] = t.second.median() / t.first.median();
-  double err =
-      std::max(gemmError(n, a, b, cNarrow), gemmError(n, a, b, cWide));
-  state.counters["max_err"] = err;
-  if (err > 1e-3 * n)
-    state.SkipWithError("a product is wrong");
+  checkProducts(state, n, a, b, cNarrow, cWide);
 }
 
 /// A plain copy of an n x n f32 matrix as an axe kernel: 128 x 128 tiles,
