@@ -343,7 +343,8 @@ iterationSlot(OpBuilder &b, Location loc, int64_t maxSlots) {
 std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
                                         const CPUBuffer &bb, int64_t size) {
   if (bb.space != MemorySpace::Global || !bb.memory ||
-      !bb.ref.offset.entries().empty() || bb.isDistributed())
+      !bb.ref.offset.entries().empty() || bb.isDistributed() ||
+      size * 4 > kPanelCacheBytes)
     return std::nullopt;
   auto slot = iterationSlot(
       b, loc, kPanelCacheBytes / (4 * std::max<int64_t>(size, 1)));

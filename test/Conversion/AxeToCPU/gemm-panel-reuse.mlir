@@ -128,3 +128,61 @@ module attributes {axe.target = #axe.target<"cpu">} {
     return
   }
 }
+
+// -----
+
+// Three K slices of 1024 x 2048 f32 would need 24 MiB of panels per worker,
+// over the 16 MiB a gemm may keep: B is packed into scratch in every CTA.
+// CHECK-LABEL: func.func @over_budget
+// CHECK-NOT: axe_cpu_per_worker
+// CHECK: return
+!ga = !axe.buffer<32x1024xf32, #axe.layout<S[(32, 1024) : (3072, 1)]>, global>
+!gb = !axe.buffer<1024x2048xf32, #axe.layout<S[(1024, 2048) : (2048, 1)]>, global>
+!gc = !axe.buffer<32x2048xf32, #axe.layout<S[(32, 2048) : (2048, 1)]>, global>
+module attributes {axe.target = #axe.target<"cpu">} {
+  func.func @over_budget(%A: memref<64x3072xf32>, %B: memref<3072x2048xf32>, %C: memref<64x2048xf32>) {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c1024 = arith.constant 1024 : index
+    %c3072 = arith.constant 3072 : index
+    axe.kernel grid [2] threads 32 {
+      %bx = axe.axis_id bx
+      %m0 = arith.muli %bx, %c32 : index
+      %gC = axe.view %C[%m0, %c0] : memref<64x2048xf32> -> !gc
+      scf.for %k = %c0 to %c3072 step %c1024 {
+        %gA = axe.view %A[%m0, %k] : memref<64x3072xf32> -> !ga
+        %gB = axe.view %B[%k, %c0] : memref<3072x2048xf32> -> !gb
+        axe.gemm %gA, %gB into %gC at cta : !ga, !gb into !gc
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// Two slices fit (16 MiB): the same kernel over K = 2048 keeps them.
+// CHECK-LABEL: func.func @within_budget
+// CHECK: axe_cpu_per_worker} : memref<4194304xf32>
+!ga = !axe.buffer<32x1024xf32, #axe.layout<S[(32, 1024) : (2048, 1)]>, global>
+!gb = !axe.buffer<1024x2048xf32, #axe.layout<S[(1024, 2048) : (2048, 1)]>, global>
+!gc = !axe.buffer<32x2048xf32, #axe.layout<S[(32, 2048) : (2048, 1)]>, global>
+module attributes {axe.target = #axe.target<"cpu">} {
+  func.func @within_budget(%A: memref<64x2048xf32>, %B: memref<2048x2048xf32>, %C: memref<64x2048xf32>) {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c1024 = arith.constant 1024 : index
+    %c2048 = arith.constant 2048 : index
+    axe.kernel grid [2] threads 32 {
+      %bx = axe.axis_id bx
+      %m0 = arith.muli %bx, %c32 : index
+      %gC = axe.view %C[%m0, %c0] : memref<64x2048xf32> -> !gc
+      scf.for %k = %c0 to %c2048 step %c1024 {
+        %gA = axe.view %A[%m0, %k] : memref<64x2048xf32> -> !ga
+        %gB = axe.view %B[%k, %c0] : memref<2048x2048xf32> -> !gb
+        axe.gemm %gA, %gB into %gC at cta : !ga, !gb into !gc
+      }
+    }
+    return
+  }
+}
