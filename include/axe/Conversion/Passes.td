@@ -13,11 +13,11 @@ def ConvertAxeToCPU : Pass<"convert-axe-to-cpu", "mlir::ModuleOp"> {
   let summary = "Lower kernels and buffers to loops and memrefs for the CPU";
   let description = [{
     Runs after `axe-dispatch{target=cpu}` has rewritten every collective
-    operator. A kernel becomes an `scf.parallel` over its grid, x the
-    fastest coordinate (a CTA runs as one CPU thread, so `axe.axis_id` of a
-    grid axis is a loop variable); a kernel with per-worker memory (the
-    packed gemm's reused panels of B) becomes a parallel loop over workers,
-    each running a contiguous run of CTAs one after another;
+    operator. A kernel becomes an `scf.parallel` over its grid (a CTA runs
+    as one CPU thread, so `axe.axis_id` of a grid axis is a loop variable);
+    a kernel with per-worker memory (the packed gemm's reused panels of B)
+    becomes a parallel loop over workers, each running a contiguous run of
+    CTAs one after another, the grid dim that B does not depend on fastest;
     `axe.alloc` becomes flat memory holding every coordinate its layout
     reaches (thread axes included, so registers of all threads of a CTA are
     one array); `axe.view` becomes a flat view of its memref starting at

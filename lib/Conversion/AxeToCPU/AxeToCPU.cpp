@@ -193,35 +193,40 @@ void declareOmpMaxThreads(ModuleOp module) {
   fn.setPrivate();
 }
 
-/// The grid coordinates (x first) of CTA `linear` when x runs fastest.
+/// The grid coordinates (x first) of CTA `linear` when dim `fastest` runs
+/// fastest, then the others from the last to the first.
 SmallVector<Value> gridCoordinates(OpBuilder &b, Location loc, Value linear,
-                                   ArrayRef<Value> extents) {
-  SmallVector<Value> coords;
-  for (auto [i, extent] : llvm::enumerate(extents)) {
-    if (i + 1 == extents.size()) {
-      coords.push_back(linear);
+                                   ArrayRef<Value> extents, int64_t fastest) {
+  SmallVector<int64_t> order{fastest};
+  for (int64_t d = extents.size() - 1; d >= 0; --d)
+    if (d != fastest)
+      order.push_back(d);
+  SmallVector<Value> coords(extents.size());
+  for (auto [i, d] : llvm::enumerate(order)) {
+    if (i + 1 == order.size()) {
+      coords[d] = linear;
       break;
     }
-    coords.push_back(arith::RemUIOp::create(b, loc, linear, extent));
-    linear = arith::DivUIOp::create(b, loc, linear, extent);
+    coords[d] = arith::RemUIOp::create(b, loc, linear, extents[d]);
+    linear = arith::DivUIOp::create(b, loc, linear, extents[d]);
   }
   return coords;
 }
 
 /// A kernel becomes a loop over its grid: an scf.parallel, so that CTAs may
-/// run concurrently once a parallel runtime lowers it, with x the fastest
-/// coordinate, as a GPU numbers CTAs (neighbouring CTAs in x share the
-/// columns of a GEMM's B). Each CTA's body is an alloca scope, so the stack
-/// memory of its buffers is freed when the CTA ends. Grid coordinates are
-/// the loop's variables; a CTA's place in its cluster is its grid
-/// coordinate modulo the cluster (clusters tile the grid); a dim the launch
-/// does not have is 0.
+/// run concurrently once a parallel runtime lowers it (its last dim
+/// fastest). Each CTA's body is an alloca scope, so the stack memory of its
+/// buffers is freed when the CTA ends. Grid coordinates are the loop's
+/// variables; a CTA's place in its cluster is its grid coordinate modulo
+/// the cluster (clusters tile the grid); a dim the launch does not have is
+/// 0.
 ///
 /// A kernel with per-worker memory (allocPerWorker: packed panels a gemm
 /// keeps from one CTA to the next) runs its grid as workers instead, each a
-/// contiguous run of CTAs in that order: one per OpenMP thread with
-/// `openmp`, else one. A worker allocates the memory, runs its CTAs one
-/// after another, and frees it.
+/// contiguous run of CTAs: one per OpenMP thread with `openmp`, else one. A
+/// worker allocates the memory, runs its CTAs one after another, and frees
+/// it. Its CTAs run the dim the memory asks for fastest (one its gemm's B
+/// does not depend on), so that consecutive CTAs share the panels.
 struct LowerKernel : public OpConversionPattern<KernelOp> {
   LowerKernel(const TypeConverter &converter, MLIRContext *ctx, bool openmp)
       : OpConversionPattern(converter, ctx), openmp(openmp) {}
@@ -251,10 +256,8 @@ struct LowerKernel : public OpConversionPattern<KernelOp> {
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
       SmallVector<Value> lbs(ubs.size(), zero), steps(ubs.size(), one);
-      // scf.parallel runs its last dim fastest.
-      SmallVector<Value> reversed(llvm::reverse(ubs));
-      auto grid = scf::ParallelOp::create(rewriter, loc, lbs, reversed, steps);
-      llvm::append_range(ivs, llvm::reverse(grid.getInductionVars()));
+      auto grid = scf::ParallelOp::create(rewriter, loc, lbs, ubs, steps);
+      llvm::append_range(ivs, grid.getInductionVars());
       rewriter.setInsertionPointToStart(grid.getBody());
     } else {
       ivs = lowerToWorkers(rewriter, loc, ubs, perWorker);
@@ -317,7 +320,11 @@ private:
     auto grid = scf::ParallelOp::create(rewriter, loc, ValueRange{zero},
                                         ValueRange{workers}, ValueRange{one});
     rewriter.setInsertionPoint(grid.getBody()->getTerminator());
+    int64_t fastest = extents.size() - 1;
     for (Operation *op : perWorker) {
+      if (auto dim = op->getAttrOfType<IntegerAttr>(kPerWorkerFastestAttr))
+        if (dim.getInt() < int64_t(extents.size()))
+          fastest = dim.getInt();
       rewriter.moveOpBefore(op, rewriter.getInsertionBlock(),
                             rewriter.getInsertionPoint());
       if (auto fill = op->getAttrOfType<IntegerAttr>(kPerWorkerFillAttr))
@@ -333,7 +340,8 @@ private:
     for (Operation *op : perWorker)
       memref::DeallocOp::create(rewriter, loc, op->getResult(0));
     rewriter.setInsertionPointToStart(run.getBody());
-    return gridCoordinates(rewriter, loc, run.getInductionVar(), extents);
+    return gridCoordinates(rewriter, loc, run.getInductionVar(), extents,
+                           fastest);
   }
 
   /// memory[i] = value for every element of a static rank-1 memref.

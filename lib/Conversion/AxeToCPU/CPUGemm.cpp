@@ -338,6 +338,25 @@ iterationSlot(OpBuilder &b, Location loc, int64_t maxSlots) {
   return std::make_pair(slot, slots);
 }
 
+/// The grid dims (bit d for dim d) whose CTA coordinates `op`'s operands
+/// are computed from, through the ops that define them: which CTAs read the
+/// same slice of a view.
+unsigned gridDimsUsed(Operation *op, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (!op || !seen.insert(op).second)
+    return 0;
+  if (op->getName().getStringRef() == "axe.axis_id") {
+    auto axis = op->getAttrOfType<StringAttr>("axis");
+    StringRef name = axis ? axis.getValue() : StringRef();
+    if (name == "bx" || name == "by" || name == "bz")
+      return 1u << (name[1] - 'x');
+    return 0b111; // Another axis: assume it varies with every dim.
+  }
+  unsigned dims = 0;
+  for (Value v : op->getOperands())
+    dims |= gridDimsUsed(v.getDefiningOp(), seen);
+  return dims;
+}
+
 /// The cache of B's panels for a gemm whose packed B has `size` elements,
 /// or none where one is not allowed or would exceed kPanelCacheBytes.
 std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
@@ -345,6 +364,21 @@ std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
   if (bb.space != MemorySpace::Global || !bb.memory ||
       !bb.ref.offset.entries().empty() || bb.isDistributed() ||
       size * 4 > kPanelCacheBytes)
+    return std::nullopt;
+  // CTAs that differ only in a grid dim that B's slice does not depend on
+  // share its panels; the worker runs that dim fastest. None if B depends
+  // on every dim.
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  unsigned dims = gridDimsUsed(bb.ref.root, seen);
+  Operation *kernel = b.getInsertionBlock()->getParentOp();
+  while (kernel && kernel->getName().getStringRef() != "axe.kernel")
+    kernel = kernel->getParentOp();
+  auto grid = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("static_grid")
+                     : nullptr;
+  int64_t fastest = 0;
+  while (grid && fastest < int64_t(grid.size()) && (dims >> fastest) & 1)
+    ++fastest;
+  if (!grid || fastest >= int64_t(grid.size()))
     return std::nullopt;
   auto slot = iterationSlot(
       b, loc, kPanelCacheBytes / (4 * std::max<int64_t>(size, 1)));
@@ -358,6 +392,8 @@ std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
       b, loc, MemRefType::get({slot->second}, b.getIndexType()), -1);
   if (!cache.panels || !cache.tags)
     return std::nullopt;
+  cache.panels.getDefiningOp()->setAttr(kPerWorkerFastestAttr,
+                                        b.getI64IntegerAttr(fastest));
   cache.slot = slot->first;
   Value start =
       arith::MulIOp::create(b, loc, cache.slot, indexConstant(b, loc, size));

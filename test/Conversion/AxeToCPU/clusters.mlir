@@ -4,7 +4,7 @@
 // place in its cluster (its grid coordinate modulo the cluster's extent).
 
 // CHECK-LABEL: func.func @cluster_coordinates
-// CHECK: scf.parallel (%[[BY:.*]], %[[BX:.*]]) =
+// CHECK: scf.parallel (%[[BX:.*]], %[[BY:.*]]) =
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: arith.remui %[[BX]], %[[C2]] : index
 // CHECK-NOT: axe.axis_id

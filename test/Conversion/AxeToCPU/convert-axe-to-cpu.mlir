@@ -13,16 +13,15 @@
 !flat = memref<?xf32, strided<[1], offset: ?>>
 
 // A kernel is an scf.parallel over its grid, static and dynamic extents
-// alike, x the fastest coordinate (the loop's last) as a GPU numbers CTAs;
-// each CTA's body is an alloca scope, so the stack memory of its buffers is
-// released when the CTA ends. Grid coordinates are the loop's values, and a
-// grid dim the launch does not have is 0. The module's target
+// alike; each CTA's body is an alloca scope, so the stack memory of its
+// buffers is released when the CTA ends. Grid coordinates are the loop's
+// values, and a grid dim the launch does not have is 0. The module's target
 // attribute goes with the dialect.
 // CHECK: module {
 // CHECK-LABEL: func.func @grid
 // CHECK-SAME: (%[[A:.*]]: memref<64x64xf32>, %[[N:.*]]: index, %[[O:.*]]: memref<4xindex>)
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
-// CHECK: scf.parallel (%[[BY:.*]], %[[BX:.*]]) = (%{{.*}}, %{{.*}}) to (%[[N]], %[[C2]]) step (%{{.*}}, %{{.*}}) {
+// CHECK: scf.parallel (%[[BX:.*]], %[[BY:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C2]], %[[N]]) step (%{{.*}}, %{{.*}}) {
 // CHECK-NEXT: memref.alloca_scope {
 // CHECK: %[[Z:.*]] = arith.constant 0 : index
 // CHECK: memref.store %[[BX]], %[[O]]

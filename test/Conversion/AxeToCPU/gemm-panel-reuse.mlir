@@ -6,16 +6,16 @@
 // A grid of 2 x 2 CTAs, each over K in two slices: one slot per slice,
 // tagged with the address of the slice of B it holds. The grid runs as
 // workers (one, or one per OpenMP thread), each a contiguous run of CTAs
-// with x fastest, holding its slots from one CTA to the next and freeing
-// them at its end. A slot is packed only when its tag is not the slice's
-// address.
+// with x (which B does not depend on) fastest, holding its slots from one
+// CTA to the next and freeing them at its end. A slot is packed only when
+// its tag is not the slice's address.
 
 // CHECK-LABEL: func.func @reuse
 // CHECK: scf.parallel (%[[W:.*]]) =
 // CHECK: %[[TAGS:.*]] = memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker, axe_cpu_per_worker_fill = -1 : i64} : memref<2xindex>
 // CHECK: scf.for
 // CHECK: memref.store %{{.*}}, %[[TAGS]]
-// CHECK: %[[PANELS:.*]] = memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker} : memref<2048xf32>
+// CHECK: %[[PANELS:.*]] = memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker, axe_cpu_per_worker_fastest = 0 : i64} : memref<2048xf32>
 // CHECK: scf.for %[[CTA:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[BX:.*]] = arith.remui %[[CTA]], %[[C2:.*]] : index
 // CHECK: %[[BY:.*]] = arith.divui %[[CTA]], %[[C2]] : index
@@ -62,6 +62,71 @@ module attributes {axe.target = #axe.target<"cpu">} {
         %gA = axe.view %A[%m0, %k] : memref<64x64xf32> -> !g
         %gB = axe.view %B[%k, %n0] : memref<64x64xf32> -> !g
         axe.gemm %gA, %gB into %gC at cta : !g, !g into !g
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// The grid the other way round: bx numbers the columns of C (and of B), by
+// its rows. B's slices do not depend on by, so the workers run by fastest:
+// by is the remainder of a CTA's number, bx the quotient.
+// CHECK-LABEL: func.func @columns_in_x
+// CHECK: axe_cpu_per_worker_fastest = 1 : i64
+// CHECK: scf.for %[[CTA:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[Y:.*]] = arith.remui %[[CTA]], %{{.*}} : index
+// CHECK: %[[X:.*]] = arith.divui %[[CTA]], %{{.*}} : index
+// CHECK: arith.muli %[[Y]], %{{.*}} : index
+// CHECK: arith.muli %[[X]], %{{.*}} : index
+!g = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (64, 1)]>, global>
+module attributes {axe.target = #axe.target<"cpu">} {
+  func.func @columns_in_x(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    axe.kernel grid [2, 2] threads 32 {
+      %bx = axe.axis_id bx
+      %by = axe.axis_id by
+      %m0 = arith.muli %by, %c32 : index
+      %n0 = arith.muli %bx, %c32 : index
+      %gC = axe.view %C[%m0, %n0] : memref<64x64xf32> -> !g
+      scf.for %k = %c0 to %c64 step %c32 {
+        %gA = axe.view %A[%m0, %k] : memref<64x64xf32> -> !g
+        %gB = axe.view %B[%k, %n0] : memref<64x64xf32> -> !g
+        axe.gemm %gA, %gB into %gC at cta : !g, !g into !g
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// B's slice depends on both grid dims: no two CTAs share it, nothing is
+// kept.
+// CHECK-LABEL: func.func @no_sharing
+// CHECK-NOT: axe_cpu_per_worker
+// CHECK: return
+!g = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (64, 1)]>, global>
+!gw = !axe.buffer<32x32xf32, #axe.layout<S[(32, 32) : (128, 1)]>, global>
+module attributes {axe.target = #axe.target<"cpu">} {
+  func.func @no_sharing(%A: memref<64x64xf32>, %B: memref<64x128xf32>, %C: memref<64x64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    axe.kernel grid [2, 2] threads 32 {
+      %bx = axe.axis_id bx
+      %by = axe.axis_id by
+      %m0 = arith.muli %bx, %c32 : index
+      %n0 = arith.muli %by, %c32 : index
+      %b0 = arith.addi %n0, %m0 : index
+      %gC = axe.view %C[%m0, %n0] : memref<64x64xf32> -> !g
+      scf.for %k = %c0 to %c64 step %c32 {
+        %gA = axe.view %A[%m0, %k] : memref<64x64xf32> -> !g
+        %gB = axe.view %B[%k, %b0] : memref<64x128xf32> -> !gw
+        axe.gemm %gA, %gB into %gC at cta : !g, !gw into !g
       }
     }
     return
@@ -163,7 +228,7 @@ module attributes {axe.target = #axe.target<"cpu">} {
 
 // Two slices fit (16 MiB): the same kernel over K = 2048 keeps them.
 // CHECK-LABEL: func.func @within_budget
-// CHECK: axe_cpu_per_worker} : memref<4194304xf32>
+// CHECK: axe_cpu_per_worker, axe_cpu_per_worker_fastest = 0 : i64} : memref<4194304xf32>
 !ga = !axe.buffer<32x1024xf32, #axe.layout<S[(32, 1024) : (2048, 1)]>, global>
 !gb = !axe.buffer<1024x2048xf32, #axe.layout<S[(1024, 2048) : (2048, 1)]>, global>
 !gc = !axe.buffer<32x2048xf32, #axe.layout<S[(32, 2048) : (2048, 1)]>, global>

@@ -1,9 +1,10 @@
 // The packed gemm keeps B's packed panels from one CTA to the next on a
 // worker (reuse-packed-panels, on by default): CTAs of one column of the
-// grid (x runs fastest) pack each K slice of B once. A grid of 4 x 3 CTAs
-// of 16 x 32 over K = 96 in three slices, f32 and f16 (B widened as it is
-// packed, the cached panel holding f32). Under OpenMP on two threads the
-// two workers split the middle column, and each packs it. The kernel runs
+// grid (x, which B does not depend on, runs fastest) pack each K slice of
+// B once. A grid of 4 x 3 CTAs of 16 x 32 over K = 96 in three slices, f32
+// and f16 (B widened as it is packed, the cached panel holding f32). Under
+// OpenMP on two threads the two workers split the middle column, and each
+// packs it. The kernel runs
 // twice with B changed in between, at the same address: the second launch
 // must not reuse the first's panels. Every element of C is compared with a
 // scalar product computed here (small integers, exact in f16 and f32).
@@ -22,7 +23,7 @@
 // Each kernel keeps three slots of 32 x 32 f32 panels and their tags.
 // IR-LABEL: func.func @gemm_f32
 // IR: memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker, axe_cpu_per_worker_fill = -1 : i64} : memref<3xindex>
-// IR: memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker} : memref<3072xf32>
+// IR: memref.alloc() {alignment = 64 : i64, axe_cpu_per_worker, axe_cpu_per_worker_fastest = 0 : i64} : memref<3072xf32>
 // IR-LABEL: func.func @gemm_f16
 // IR: axe_cpu_per_worker_fill = -1 : i64} : memref<3xindex>
 

@@ -168,6 +168,10 @@ mlir::Value allocScratch(mlir::OpBuilder &b, mlir::Location loc,
 /// (allocPerWorker) at the start of a kernel's body.
 constexpr llvm::StringLiteral kPerWorkerAttr = "axe_cpu_per_worker";
 constexpr llvm::StringLiteral kPerWorkerFillAttr = "axe_cpu_per_worker_fill";
+/// The grid dim a worker's CTAs should run fastest in (per-worker memory
+/// reused by CTAs that differ in that dim only).
+constexpr llvm::StringLiteral kPerWorkerFastestAttr =
+    "axe_cpu_per_worker_fastest";
 
 /// Memory that a CPU worker (a thread running a run of a kernel's CTAs one
 /// after another) keeps from one of its CTAs to the next within a launch:
