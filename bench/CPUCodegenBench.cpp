@@ -226,6 +226,22 @@ alternateCalls(benchmark::State &state, llvm::function_ref<void()> first,
   return t;
 }
 
+/// Reports `t` as `<first>_<unit>_best`/`_med`, `<second>_<unit>_best`/`_med`
+/// (`rate` of the fastest and the median call) and `<ratio>_best`/`_med`,
+/// the second call's time over the first's.
+void reportAlternated(benchmark::State &state, const AlternatedTimes &t,
+                      const std::string &first, const std::string &second,
+                      const std::string &unit,
+                      llvm::function_ref<double(double)> rate,
+                      const std::string &ratio = "ratio") {
+  state.counters[first + "_" + unit + "_best"] = rate(t.first.best());
+  state.counters[first + "_" + unit + "_med"] = rate(t.first.median());
+  state.counters[second + "_" + unit + "_best"] = rate(t.second.best());
+  state.counters[second + "_" + unit + "_med"] = rate(t.second.median());
+  state.counters[ratio + "_best"] = t.second.best() / t.first.best();
+  state.counters[ratio + "_med"] = t.second.median() / t.first.median();
+}
+
 /// A 4096^2 transpose of f32 (f16 with `half`) from a row-major buffer to a
 /// column-major one. `block` and `blockDst` are the cache block's elements
 /// along the source's and the destination's contiguous loops; -1 keeps the
@@ -361,13 +377,8 @@ void BM_TransposeVsMemcpy(benchmark::State &state) {
     benchmark::ClobberMemory();
   };
   AlternatedTimes t = alternateCalls(state, transpose, memcpyCall);
-  auto gbps = [&](double seconds) { return 2.0 * bytes / seconds / 1e9; };
-  state.counters["transpose_GB/s_best"] = gbps(t.first.best());
-  state.counters["transpose_GB/s_med"] = gbps(t.first.median());
-  state.counters["memcpy_GB/s_best"] = gbps(t.second.best());
-  state.counters["memcpy_GB/s_med"] = gbps(t.second.median());
-  state.counters["ratio_best"] = t.second.best() / t.first.best();
-  state.counters["ratio_med"] = t.second.median() / t.first.median();
+  reportAlternated(state, t, "transpose", "memcpy", "GB/s",
+                   [&](double seconds) { return 2.0 * bytes / seconds / 1e9; });
   state.counters["huge_pages"] = (src.hugeFraction() + dst.hugeFraction()) / 2;
   auto *dst16 = reinterpret_cast<uint16_t *>(dst.data);
   for (int64_t i = 0; i < kN; i += 7)
@@ -772,19 +783,14 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   });
   double flop = 2.0 * n * n * n;
   double peak = probe.gflops() * threads;
-  auto report = [&](const std::string &who, const CallTimes &times,
-                    bool ofPeak) {
-    double best = flop / times.best() / 1e9;
-    state.counters[who + "_GFLOP/s_best"] = best;
-    state.counters[who + "_GFLOP/s_med"] = flop / times.median() / 1e9;
-    if (ofPeak && peak > 0)
-      state.counters[who + "_of_peak_best"] = best / peak;
-  };
-  report("axe", t.first, true);
-  report("blas", t.second, sameWidth);
+  auto gflops = [&](double seconds) { return flop / seconds / 1e9; };
+  reportAlternated(state, t, "axe", "blas", "GFLOP/s", gflops);
+  if (peak > 0) {
+    state.counters["axe_of_peak_best"] = gflops(t.first.best()) / peak;
+    if (sameWidth)
+      state.counters["blas_of_peak_best"] = gflops(t.second.best()) / peak;
+  }
   state.counters["peak"] = peak;
-  state.counters["ratio_best"] = t.second.best() / t.first.best();
-  state.counters["ratio_med"] = t.second.median() / t.first.median();
   state.counters["same_width"] = sameWidth;
   checkProducts(state, n, a, b, cAxe, cBlas);
 }
@@ -815,13 +821,9 @@ void BM_GemmPanelReuse(benchmark::State &state) {
       alternateCalls(state, runReused, runRepacked,
                      [&](double seconds) { probe.sample(bits, seconds / 4); });
   double flop = 2.0 * n * n * n, peak = probe.gflops() * threads;
-  auto ofPeak = [&](double seconds) { return flop / seconds / 1e9 / peak; };
-  state.counters["reused_of_peak_best"] = ofPeak(t.first.best());
-  state.counters["reused_of_peak_med"] = ofPeak(t.first.median());
-  state.counters["repacked_of_peak_best"] = ofPeak(t.second.best());
-  state.counters["repacked_of_peak_med"] = ofPeak(t.second.median());
-  state.counters["speedup_best"] = t.second.best() / t.first.best();
-  state.counters["speedup_med"] = t.second.median() / t.first.median();
+  reportAlternated(
+      state, t, "reused", "repacked", "of_peak",
+      [&](double seconds) { return flop / seconds / 1e9 / peak; }, "speedup");
   checkProducts(state, n, a, b, cReused, cRepacked);
 }
 
@@ -852,10 +854,8 @@ void BM_GemmNarrowVsF32(benchmark::State &state) {
   auto runWide = [&] { wide.run(n, {a.data(), b.data(), cWide.data()}); };
   AlternatedTimes t = alternateCalls(state, runNarrow, runWide);
   double flop = 2.0 * n * n * n;
-  state.counters["narrow_GFLOP/s_best"] = flop / t.first.best() / 1e9;
-  state.counters["f32_GFLOP/s_best"] = flop / t.second.best() / 1e9;
-  state.counters["ratio_best"] = t.second.best() / t.first.best();
-  state.counters["ratio_med"] = t.second.median() / t.first.median();
+  reportAlternated(state, t, "narrow", "f32", "GFLOP/s",
+                   [&](double seconds) { return flop / seconds / 1e9; });
   checkProducts(state, n, a, b, cNarrow, cWide);
 }
 
@@ -904,6 +904,12 @@ void BM_CopyAxeKernel(benchmark::State &state) {
 
 } // namespace
 
+/// The rows that alternate two calls (alternateCalls): at least 2 s each,
+/// timed by the calls alone.
+void alternatedRows(benchmark::internal::Benchmark *b) {
+  b->MinTime(2.0)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 BENCHMARK(BM_Memcpy)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CopyRowMajorGenerated)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TransposeGenerated)->Unit(benchmark::kMillisecond);
@@ -924,9 +930,7 @@ BENCHMARK(BM_TransposeVsMemcpy)
     ->ArgsProduct({{0, 1}, {0, 1}, {0}})
     ->Args({0, 0, 8})
     ->Args({1, 0, 8})
-    ->MinTime(2.0)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(alternatedRows);
 BENCHMARK(BM_TransposeGeneratedUnblocked)->Unit(benchmark::kMillisecond);
 // The default is a strip of 32 source rows (4096 x 32); 128 x 512 and 32 x
 // 512 were the defaults for f32 and f16 before strips.
@@ -1015,21 +1019,15 @@ BENCHMARK(BM_GemmAxeBF16)
 BENCHMARK(BM_GemmAxeVsOpenBLAS)
     ->ArgNames({"n", "vbits", "threads"})
     ->ArgsProduct({{512, 2048, 2304}, {256, 0}, {1, 2}})
-    ->MinTime(2.0)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(alternatedRows);
 BENCHMARK(BM_GemmPanelReuse)
     ->ArgNames({"n", "vbits", "threads"})
     ->ArgsProduct({{512, 2048}, {256, 0}, {1, 2}})
-    ->MinTime(2.0)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(alternatedRows);
 BENCHMARK(BM_GemmNarrowVsF32)
     ->ArgNames({"n", "vbits", "bf16"})
     ->ArgsProduct({{512, 2048}, {256, 0}, {0, 1}})
-    ->MinTime(2.0)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+    ->Apply(alternatedRows);
 BENCHMARK(BM_OpenBLASSgemm)
     ->ArgNames({"n", "threads"})
     ->Args({512, 1})

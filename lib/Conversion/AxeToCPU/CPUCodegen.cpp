@@ -296,12 +296,18 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   return mem;
 }
 
+Operation *enclosingKernel(Block *block) {
+  // By name: the CPU codegen files stay free of the dialect's generated
+  // headers.
+  Operation *op = block ? block->getParentOp() : nullptr;
+  while (op && op->getName().getStringRef() != "axe.kernel")
+    op = op->getParentOp();
+  return op;
+}
+
 Value allocPerWorker(OpBuilder &b, Location loc, MemRefType type,
                      std::optional<int64_t> fill) {
-  // By name: this file stays free of the dialect's generated headers.
-  Operation *kernel = b.getInsertionBlock()->getParentOp();
-  while (kernel && kernel->getName().getStringRef() != "axe.kernel")
-    kernel = kernel->getParentOp();
+  Operation *kernel = enclosingKernel(b.getInsertionBlock());
   if (!kernel || kernel->getNumRegions() != 1 || kernel->getRegion(0).empty())
     return Value();
   OpBuilder::InsertionGuard guard(b);

@@ -15,6 +15,7 @@
 
 #include "axe/Conversion/AxeToCPU/CPUCodegen.h"
 #include "axe/Support/ElementBytes.h"
+#include "axe/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -283,20 +284,18 @@ struct PanelCache {
 };
 
 /// The slot of this call among `slots`: its iteration of the scf.for loops
-/// between the insertion point and the kernel, which must all have constant
+/// between the insertion point and `kernel`, which must all have constant
 /// bounds (scf.if and the outliner's regions may enclose it too). None
-/// outside a kernel, under other ops, in a kernel of one CTA, or beyond
-/// `maxSlots`.
+/// under other ops or beyond `maxSlots`.
 std::optional<std::pair<Value, int64_t>>
-iterationSlot(OpBuilder &b, Location loc, int64_t maxSlots) {
+iterationSlot(OpBuilder &b, Location loc, Operation *kernel, int64_t maxSlots) {
   struct Loop {
     Value iv;
     int64_t lower, step, trips;
   };
   SmallVector<Loop> loops;
   int64_t slots = 1;
-  Operation *op = b.getInsertionBlock()->getParentOp();
-  for (; op && op->getName().getStringRef() != "axe.kernel";
+  for (Operation *op = b.getInsertionBlock()->getParentOp(); op != kernel;
        op = op->getParentOp()) {
     if (isa<scf::IfOp, scf::ExecuteRegionOp>(op))
       continue;
@@ -314,14 +313,6 @@ iterationSlot(OpBuilder &b, Location loc, int64_t maxSlots) {
     slots *= trips;
     loops.push_back({loop.getInductionVar(), *lb, *step, trips});
   }
-  if (!op)
-    return std::nullopt;
-  int64_t ctas = 1;
-  if (auto grid = op->getAttrOfType<DenseI64ArrayAttr>("static_grid"))
-    for (int64_t extent : grid.asArrayRef())
-      ctas *= extent == ShapedType::kDynamic ? 2 : extent;
-  if (ctas < 2)
-    return std::nullopt;
   Value slot = indexConstant(b, loc, 0);
   int64_t stride = 1;
   for (const Loop &loop : loops) {
@@ -345,11 +336,15 @@ unsigned gridDimsUsed(Operation *op, llvm::SmallPtrSetImpl<Operation *> &seen) {
   if (!op || !seen.insert(op).second)
     return 0;
   if (op->getName().getStringRef() == "axe.axis_id") {
-    auto axis = op->getAttrOfType<StringAttr>("axis");
-    StringRef name = axis ? axis.getValue() : StringRef();
-    if (name == "bx" || name == "by" || name == "bz")
-      return 1u << (name[1] - 'x');
-    return 0b111; // Another axis: assume it varies with every dim.
+    // A CTA axis numbers a grid dim (a cluster axis too: it is the grid
+    // coordinate modulo the cluster); thread and warp axes vary within a
+    // CTA only. An axis no target knows may vary with any dim.
+    auto name = op->getAttrOfType<StringAttr>("axis");
+    const TargetAxis *axis =
+        name ? findAxisOnAnyTarget(name.getValue()) : nullptr;
+    if (!axis)
+      return ~0u;
+    return axis->role == AxisRole::CTA ? 1u << axis->dim : 0u;
   }
   unsigned dims = 0;
   for (Value v : op->getOperands())
@@ -368,20 +363,24 @@ std::optional<PanelCache> panelCacheFor(OpBuilder &b, Location loc,
   // CTAs that differ only in a grid dim that B's slice does not depend on
   // share its panels; the worker runs that dim fastest. None if B depends
   // on every dim.
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  unsigned dims = gridDimsUsed(bb.ref.root, seen);
-  Operation *kernel = b.getInsertionBlock()->getParentOp();
-  while (kernel && kernel->getName().getStringRef() != "axe.kernel")
-    kernel = kernel->getParentOp();
+  // A grid of one CTA has nothing to share.
+  Operation *kernel = enclosingKernel(b.getInsertionBlock());
   auto grid = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("static_grid")
                      : nullptr;
+  if (!grid)
+    return std::nullopt;
+  int64_t ctas = 1;
+  for (int64_t extent : grid.asArrayRef())
+    ctas *= extent == ShapedType::kDynamic ? 2 : extent;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  unsigned dims = gridDimsUsed(bb.ref.root, seen);
   int64_t fastest = 0;
-  while (grid && fastest < int64_t(grid.size()) && (dims >> fastest) & 1)
+  while (fastest < int64_t(grid.size()) && (dims >> fastest) & 1)
     ++fastest;
-  if (!grid || fastest >= int64_t(grid.size()))
+  if (ctas < 2 || fastest >= int64_t(grid.size()))
     return std::nullopt;
   auto slot = iterationSlot(
-      b, loc, kPanelCacheBytes / (4 * std::max<int64_t>(size, 1)));
+      b, loc, kernel, kPanelCacheBytes / (4 * std::max<int64_t>(size, 1)));
   if (!slot)
     return std::nullopt;
   PanelCache cache;

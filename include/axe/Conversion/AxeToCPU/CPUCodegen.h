@@ -173,6 +173,9 @@ constexpr llvm::StringLiteral kPerWorkerFillAttr = "axe_cpu_per_worker_fill";
 constexpr llvm::StringLiteral kPerWorkerFastestAttr =
     "axe_cpu_per_worker_fastest";
 
+/// The `axe.kernel` whose body holds `block` (at any depth), or null.
+mlir::Operation *enclosingKernel(mlir::Block *block);
+
 /// Memory that a CPU worker (a thread running a run of a kernel's CTAs one
 /// after another) keeps from one of its CTAs to the next within a launch:
 /// a heap allocation of `type` at the start of the enclosing `axe.kernel`'s
