@@ -134,12 +134,39 @@ HostPeak measure() {
 
 } // namespace
 
-void PeakProbe::sample(int64_t vectorBits, double forSeconds) {
 #if defined(__x86_64__)
+/// Whether `vectorBits` (0: the widest the host has) means 512-bit FMAs, and
+/// whether the host has them (`usable`).
+static bool wideUnit(int64_t vectorBits, bool &usable) {
   bool wide =
       vectorBits == 0 ? __builtin_cpu_supports("avx512f") : vectorBits >= 512;
-  if (wide ? !__builtin_cpu_supports("avx512f")
-           : !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
+  usable =
+      wide ? __builtin_cpu_supports("avx512f")
+           : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return wide;
+}
+#endif
+
+bool runPeakFlops(int64_t vectorBits, double flops) {
+#if defined(__x86_64__)
+  bool usable, wide = wideUnit(vectorBits, usable);
+  if (!usable)
+    return false;
+  double perIter = 12.0 * (wide ? 16 : 8) * 2;
+  long iters = std::max<long>(1, long(flops / perIter + 0.5));
+  (void)(wide ? measure512(iters) : measure256(iters));
+  return true;
+#else
+  (void)vectorBits;
+  (void)flops;
+  return false;
+#endif
+}
+
+void PeakProbe::sample(int64_t vectorBits, double forSeconds) {
+#if defined(__x86_64__)
+  bool usable, wide = wideUnit(vectorBits, usable);
+  if (!usable)
     return;
   // About 0.2 ms per burst at 3.5 GHz.
   constexpr long kBurst = 100'000;

@@ -42,6 +42,13 @@ struct HostPeak {
 /// Measured once per process (about 0.5 s).
 const HostPeak &hostPeak();
 
+/// Does `flops` single-precision flops as independent FMAs at `vectorBits`
+/// (0: the widest the host has), in registers: the work of a GEMM of that
+/// many flops at the FMA peak. Timed in turn with the GEMM, it is a
+/// baseline that lasts as long and sees the same neighbours. False where the
+/// host lacks the unit.
+bool runPeakFlops(int64_t vectorBits, double flops);
+
 /// The FMA rate of one core, sampled between the timed runs of a benchmark.
 /// A rate and the peak it is compared with then see the same clock and the
 /// same neighbours: on a shared VM the clock moved between 2.9 and 3.55 GHz
