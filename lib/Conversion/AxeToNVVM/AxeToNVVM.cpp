@@ -92,8 +92,8 @@ LogicalResult checkDispatched(KernelOp kernel) {
       return WalkResult::interrupt();
     }
     if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, FenceAsyncProxyOp,
-            FlagAddOp, FlagWaitOp, WaitOp, WarpSpecializeOp, PartitionOp, PipelineOp,
-            PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
+            FlagAddOp, FlagWaitOp, WaitOp, WarpSpecializeOp, PartitionOp,
+            PipelineOp, PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
             PipelineReleaseOp, TurnBeginOp, TurnEndOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
@@ -385,14 +385,20 @@ LogicalResult dropTokenCarriers(gpu::GPUFuncOp func, Value placeholder,
 /// axe-to-ptx how its dynamic shared memory must be aligned.
 constexpr StringLiteral kDynamicSharedAlignAttr = "axe_dynamic_shared_align";
 
-/// The bytes of a shared axe.alloc's flat storage.
+/// The bytes of a shared axe.alloc's flat storage; INT64_MAX where they do
+/// not fit in int64 (a layout may place 2^62 elements).
 int64_t sharedBytes(AllocOp alloc) {
   auto type = cast<BufferType>(alloc.getType());
   auto storage = nvvm::getFlatStorage(type);
   if (!storage)
     return 0;
-  return storage->size *
-         ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  int64_t bytes;
+  if (llvm::MulOverflow(
+          storage->size,
+          int64_t((type.getElementType().getIntOrFloatBitWidth() + 7) / 8),
+          bytes))
+    return INT64_MAX;
+  return bytes;
 }
 
 /// The alignment a shared buffer gets: a whole swizzle pattern (8 lines of
@@ -440,22 +446,50 @@ void requireDynamicSharedAlignment(gpu::GPUFuncOp func, int64_t alignment) {
       IntegerAttr::get(IntegerType::get(func.getContext(), 64), alignment));
 }
 
+/// Where a buffer of `bytes` aligned to `alignment` ends when placed after
+/// `end`; INT64_MAX where that does not fit in int64.
+int64_t placedEnd(int64_t end, int64_t alignment, int64_t bytes) {
+  int64_t aligned;
+  if (end > INT64_MAX - alignment ||
+      llvm::AddOverflow(int64_t(llvm::alignTo(end, alignment)), bytes, aligned))
+    return INT64_MAX;
+  return aligned;
+}
+
 /// Where each shared buffer of `func` lives: one workgroup attribution
 /// each, or, past the static limit, an aligned slice of the dynamic
-/// shared memory (`dynamicBytes` is then its size, else 0).
-DenseMap<Operation *, Value> placeSharedBuffers(gpu::GPUFuncOp func,
-                                                const TargetDescription &target,
-                                                RewriterBase &rw,
-                                                int64_t &dynamicBytes) {
+/// shared memory (`dynamicBytes` is then its size, else 0). Fails, at the
+/// buffer that passes it, where the buffers exceed the shared memory the
+/// target gives a CTA: the launch would fail, or a kernel verified without
+/// a target would reach past its window.
+FailureOr<DenseMap<Operation *, Value>>
+placeSharedBuffers(gpu::GPUFuncOp func, const TargetDescription &target,
+                   RewriterBase &rw, int64_t &dynamicBytes) {
+  const TargetMemorySpace *sharedSpace = target.findMemorySpace("shared");
+  int64_t capacity = sharedSpace ? sharedSpace->capacityBytes : 0;
   SmallVector<AllocOp> shared;
   int64_t total = 0;
-  func.walk([&](AllocOp alloc) {
-    if (cast<BufferType>(alloc.getType()).getMemorySpace() ==
-        MemorySpace::Shared) {
-      shared.push_back(alloc);
-      total = llvm::alignTo(total, sharedAlignment(alloc)) + sharedBytes(alloc);
+  WalkResult walk = func.walk([&](AllocOp alloc) {
+    if (cast<BufferType>(alloc.getType()).getMemorySpace() !=
+        MemorySpace::Shared)
+      return WalkResult::advance();
+    shared.push_back(alloc);
+    total = placedEnd(total, sharedAlignment(alloc), sharedBytes(alloc));
+    if (capacity > 0 && total > capacity) {
+      auto diag = alloc.emitError("nvvm: ");
+      if (total == INT64_MAX)
+        diag << "this shared buffer takes more bytes than int64 counts";
+      else
+        diag << "this shared buffer brings the kernel's shared memory to "
+             << total << " bytes (with each buffer's alignment)";
+      diag << "; " << target.name << " gives a CTA at most " << capacity
+           << " bytes";
+      return WalkResult::interrupt();
     }
+    return WalkResult::advance();
   });
+  if (walk.wasInterrupted())
+    return failure();
   DenseMap<Operation *, Value> placed;
   MLIRContext *ctx = rw.getContext();
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -611,8 +645,10 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
     rw.replaceOp(op, token);
   if (failed(dropTokenCarriers(func, token, rw)))
     return failure();
-  DenseMap<Operation *, Value> sharedPlaces =
+  FailureOr<DenseMap<Operation *, Value>> sharedPlaces =
       placeSharedBuffers(func, cg.target(), rw, dynamicSharedBytes);
+  if (failed(sharedPlaces))
+    return failure();
   FailureOr<DenseMap<Operation *, Value>> tmemPlaces =
       placeTmemBuffers(func, cg, rw);
   if (failed(tmemPlaces))
@@ -652,7 +688,7 @@ LogicalResult lowerBody(gpu::GPUFuncOp func, const ThreadTargetCodegen &cg,
         continue;
       }
       if (type.getMemorySpace() == MemorySpace::Shared) {
-        mem = sharedPlaces.lookup(alloc);
+        mem = sharedPlaces->lookup(alloc);
       } else if (type.getMemorySpace() == MemorySpace::Reg) {
         // At the start of the kernel, whatever loop the alloc is in: its
         // contents are undefined when allocated, and registers are the
