@@ -750,17 +750,21 @@ int64_t openblasVectorBits() {
   return 256;
 }
 
+/// C = A B with OpenBLAS, n x n row-major f32, on the threads set last.
+void openblasSgemm(int64_t n, const std::vector<float> &a,
+                   const std::vector<float> &b, std::vector<float> &c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n), int(n),
+              1.0f, a.data(), int(n), b.data(), int(n), 0.0f, c.data(), int(n));
+}
+
 /// OpenBLAS sgemm on the same problem, state.range(1) threads.
 void BM_OpenBLASSgemm(benchmark::State &state) {
   int64_t n = state.range(0);
   openblas_set_num_threads(int(state.range(1)));
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> c(n * n, 0.f);
-  timeGemm(state, n, openblasVectorBits(), state.range(1), [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
-                int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
-                c.data(), int(n));
-  });
+  timeGemm(state, n, openblasVectorBits(), state.range(1),
+           [&] { openblasSgemm(n, a, b, c); });
 }
 
 /// axe's f32 GEMM and OpenBLAS's sgemm on the same matrices, one call of
@@ -783,11 +787,7 @@ void BM_GemmAxeVsOpenBLAS(benchmark::State &state) {
   std::vector<float> a = randomMatrix(n, 1), b = randomMatrix(n, 2);
   std::vector<float> cAxe(n * n, 0.f), cBlas(n * n, 0.f);
   auto axe = [&] { k.run(n, {a.data(), b.data(), cAxe.data()}); };
-  auto blas = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
-                int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
-                cBlas.data(), int(n));
-  };
+  auto blas = [&] { openblasSgemm(n, a, b, cBlas); };
   int64_t axeBits = vectorBits ? vectorBits : hostVectorUnit().vectorBits;
   bool sameWidth = axeBits == openblasVectorBits();
   PeakProbe probe;
@@ -832,11 +832,7 @@ void BM_GemmAxeVsPeak(benchmark::State &state) {
   std::vector<float> cAxe(n * n, 0.f), cBlas(n * n, 0.f);
   double flop = 2.0 * n * n * n;
   auto axe = [&] { k.run(n, {a.data(), b.data(), cAxe.data()}); };
-  auto blas = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(n), int(n),
-                int(n), 1.0f, a.data(), int(n), b.data(), int(n), 0.0f,
-                cBlas.data(), int(n));
-  };
+  auto blas = [&] { openblasSgemm(n, a, b, cBlas); };
   auto peak = [&] { runPeakFlops(bits, flop); };
   std::vector<CallTimes> t = rotateCalls(state, {axe, blas, peak});
   const CallTimes &axeTimes = t[0], &blasTimes = t[1], &peakTimes = t[2];

@@ -12,6 +12,7 @@
 #include "axe/Conversion/Passes.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Axe/Transforms/Passes.h"
+#include "axe/Support/ElementBytes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -393,10 +394,8 @@ int64_t sharedBytes(AllocOp alloc) {
   if (!storage)
     return 0;
   int64_t bytes;
-  if (llvm::MulOverflow(
-          storage->size,
-          int64_t((type.getElementType().getIntOrFloatBitWidth() + 7) / 8),
-          bytes))
+  if (llvm::MulOverflow(storage->size, elementBytes(type.getElementType()),
+                        bytes))
     return INT64_MAX;
   return bytes;
 }
@@ -418,9 +417,7 @@ int64_t sharedAlignment(AllocOp alloc) {
 /// of the whole window at byte 0 and a subview keep the shift an offset.
 Value dynamicSharedView(RewriterBase &rw, Location loc, Value dynamic,
                         MemRefType memType, int64_t bytes) {
-  int64_t elementBytes =
-      (memType.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-  int64_t first = bytes / elementBytes;
+  int64_t first = bytes / elementBytes(memType.getElementType());
   int64_t size = memType.getDimSize(0);
   auto whole =
       MemRefType::get({first + size}, memType.getElementType(),
