@@ -2,6 +2,7 @@
 
 #include "axe/Layout/TargetFusion.h"
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Placement.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -45,26 +46,6 @@ std::pair<int64_t, int64_t> reachOn(const TileLayout &layout,
   visit(layout.shard());
   visit(layout.replica());
   return {lo, hi};
-}
-
-/// Pairs of axes that name the same thread twice (a whole and its part, or
-/// two overlapping parts); a layout using both has no fused meaning.
-const std::pair<llvm::StringLiteral, llvm::StringLiteral> kConflicts[] = {
-    {"tx", "warpid"},        {"tx", "laneid"},
-    {"tx", "wgid"},          {"tx", "wid_in_wg"},
-    {"tx", "tid_in_wg"},     {"warpid", "wgid"},
-    {"warpid", "wid_in_wg"}, {"warpid", "tid_in_wg"},
-    {"tid_in_wg", "laneid"}, {"tid_in_wg", "wid_in_wg"},
-};
-
-std::optional<Failure> checkConflicts(const std::set<std::string> &used) {
-  for (const auto &[a, b] : kConflicts)
-    if (used.count(a.str()) && used.count(b.str()))
-      return fail("layout places data on both '" + a.str() + "' and '" +
-                  b.str() +
-                  "', which name overlapping parts of one thread; "
-                  "it has no fused form");
-  return std::nullopt;
 }
 
 std::optional<Failure> checkRange(const TileLayout &layout,
@@ -142,8 +123,8 @@ Result<TileLayout> axe::fuseThreadAxes(const TileLayout &layout,
                 std::to_string(lanes) + " and " + std::to_string(warps) + ")");
   llvm::SmallVector<std::string, 4> axes = layout.axes();
   std::set<std::string> used(axes.begin(), axes.end());
-  if (auto f = checkConflicts(used))
-    return *f;
+  if (auto distinct = checkThreadAxesDistinct(layout); !distinct)
+    return fail(distinct.message() + "; it has no fused form");
 
   auto uses = [&](llvm::StringRef a) { return used.count(a.str()) > 0; };
   llvm::SmallVector<FusionRule, 5> rules;

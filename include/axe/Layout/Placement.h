@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace axe {
@@ -33,6 +34,35 @@ llvm::SmallVector<std::string, 4> placementAxes(const TileLayout &layout);
 /// (isDeviceAxis): those say which devices hold copies of an element, not
 /// where the element lies in one device's memory.
 TileLayout withoutDeviceCopies(const TileLayout &layout);
+
+/// Two elements (flat indices, `first` < `second`) that a layout places at
+/// one coordinate, `at`.
+struct SharedPlace {
+  int64_t first = 0, second = 0;
+  Coord at;
+};
+
+/// Two different elements that `layout` places at the same coordinate: a
+/// shard iter of stride 0, shard iters that overlap on an axis, or a replica
+/// of one element landing on another element. Storage laid out this way
+/// cannot hold every element at once.
+///
+/// The digits of different axes range independently, so a coordinate shared
+/// by two elements exists exactly when some axis alone reaches one value
+/// from two different combinations of its shard digits (with any replica
+/// digits); the axes are decided one at a time. An axis whose digits nest
+/// (each stride, ignoring sign, at least the reach of the smaller ones) is
+/// injective; any other axis is enumerated, up to `kMaxSharedPlaceCombinations`
+/// digit combinations. std::nullopt when no axis shares a place, or when an
+/// axis too large to enumerate is left undecided.
+std::optional<SharedPlace> findSharedPlace(const TileLayout &layout);
+
+inline constexpr int64_t kMaxSharedPlaceCombinations = int64_t(1) << 16;
+
+/// Fails, naming the pair, when `layout` uses two thread axes of which one
+/// names part of the other (tx with laneid or warpid, warpid with
+/// wid_in_wg, ...): no thread is both, and no target fuses them.
+Result<bool> checkThreadAxesDistinct(const TileLayout &layout);
 
 } // namespace axe
 

@@ -97,10 +97,12 @@ func.func @loop_against_barrier(%n: index) {
 // fuzz/regressions/opt/storage-reach-spans-int64 (axe-opt-fuzz): the replica
 // reaches 2^63 - 2 cells below 0 on m, and the storage extent hi - lo + 1
 // overflowed int64 (UBSan: signed integer overflow) instead of being refused.
+// (The fuzz input placed it on tx and warpid, which the kernel verifier now
+// refuses first; laneid and warpid keep the case.)
 func.func @storage_reach_spans_int64() {
   axe.kernel grid [1] threads 64 {
-    // expected-error @+1 {{storage for layout SW(3, 3, 4) o S[() : ()] + R[9223372036854775806 : -1] + 2@tx + 1@warpid spans more cells than int64 counts}}
-    %x = axe.alloc : !axe.buffer<f64, #axe.layout<SW(3, 3, 4) o S[() : ()] + R[9223372036854775806 : -1] + 2@tx + 1@warpid>, reg>
+    // expected-error @+1 {{storage for layout SW(3, 3, 4) o S[() : ()] + R[9223372036854775806 : -1] + 2@laneid + 1@warpid spans more cells than int64 counts}}
+    %x = axe.alloc : !axe.buffer<f64, #axe.layout<SW(3, 3, 4) o S[() : ()] + R[9223372036854775806 : -1] + 2@laneid + 1@warpid>, reg>
   }
   return
 }

@@ -846,3 +846,37 @@ func.func @turn_end_without_begin() {
   }
   return
 }
+
+// -----
+
+// tx numbers every thread of the CTA, warpid and laneid name parts of it:
+// a register layout on tx and warpid asks for a thread both on tx 0..7 and
+// in warp 1, which no thread is.
+func.func @register_layout_tx_and_warpid() {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{'axe.alloc' op layout places data on both 'tx' and 'warpid', which name overlapping parts of one thread: no thread is both}}
+    %r = axe.alloc : !axe.buffer<8x2xf32, #axe.layout<S[(8, 2) : (1@tx, 1@warpid)]>, reg>
+  }
+  return
+}
+
+// -----
+
+func.func @register_layout_warpid_and_wid_in_wg() {
+  axe.kernel grid [1] threads 256 {
+    // expected-error @+1 {{'axe.alloc' op layout places data on both 'warpid' and 'wid_in_wg'}}
+    %r = axe.alloc : !axe.buffer<4x2xf32, #axe.layout<S[(4, 2) : (1@wid_in_wg, 4@warpid)]>, reg>
+  }
+  return
+}
+
+// -----
+
+// Several elements per thread and per replica are fine when no two share a
+// place: tx = 2 d + 3 r reaches 0, 2, 3 and 5 once each.
+func.func @register_replicas_interleaved() {
+  axe.kernel grid [1] threads 32 {
+    %r = axe.alloc : !axe.buffer<2x4xf32, #axe.layout<S[(2, 4) : (2@tx, 1)] + R[2 : 3@tx]>, reg>
+  }
+  return
+}

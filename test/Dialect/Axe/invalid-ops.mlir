@@ -359,6 +359,36 @@ func.func @alloc_hbm() {
 
 // -----
 
+// Storage holds one element per place. Two elements of this register
+// column land on one thread: (i, 1) and (i + 1, 0) both on tx = i + 1.
+func.func @alloc_two_elements_one_register() {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{'axe.alloc' op lays out elements (0, 1) and (1, 0) at one place, {tx: 1}, where storage holds one of them}}
+    %r = axe.alloc : !axe.buffer<8x2xf32, #axe.layout<S[(8, 2) : (1@tx, 1@tx)]>, reg>
+  }
+  return
+}
+
+// -----
+
+// A stride of 0 puts a whole row of shared memory at one address.
+func.func @alloc_stride_zero() {
+  // expected-error @+1 {{'axe.alloc' op lays out elements (0, 0) and (0, 1) at one place, the origin}}
+  %s = axe.alloc : !axe.buffer<4x8xf32, #axe.layout<S[(4, 8) : (1, 0)]>, shared>
+  return
+}
+
+// -----
+
+// A replica of element 0 lands where element 1 lies.
+func.func @alloc_replica_on_another_element() {
+  // expected-error @+1 {{'axe.alloc' op lays out elements (0) and (1) at one place, {m: 1}}}
+  %s = axe.alloc : !axe.buffer<2xf32, #axe.layout<S[2 : 1] + R[2 : 1]>, shared>
+  return
+}
+
+// -----
+
 func.func @bad_scope() {
   // expected-error @+1 {{unknown scope 'block'}}
   axe.barrier at block

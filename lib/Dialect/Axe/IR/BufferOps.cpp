@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AxeOpsInternal.h"
+#include "axe/Layout/Placement.h"
 #include "axe/Layout/SwizzleAlgebra.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -45,7 +46,23 @@ LogicalResult AllocOp::verify() {
   if (space == MemorySpace::Global || space == MemorySpace::HBM)
     return emitOpError() << "cannot allocate " << stringifyMemorySpace(space)
                          << " memory; take a tile of a memref with axe.view";
-  return success();
+  // Storage holds one element per place; a layout that puts two there would
+  // keep whichever was written last.
+  BufferType type = getType();
+  if (!type.hasLayout())
+    return success();
+  std::optional<SharedPlace> shared = findSharedPlace(type.getLayout().tile());
+  if (!shared)
+    return success();
+  Shape first = unflattenIndex(shared->first, type.getShape());
+  Shape second = unflattenIndex(shared->second, type.getShape());
+  return emitOpError() << "lays out elements (" << ArrayRef<int64_t>(first)
+                       << ") and (" << ArrayRef<int64_t>(second)
+                       << ") at one place, "
+                       << (shared->at.empty() ? "the origin" : shared->at.str())
+                       << ", where storage holds one of them; give every "
+                          "element places of its own (a replica repeats an "
+                          "element, it does not share a place)";
 }
 
 //===----------------------------------------------------------------------===//

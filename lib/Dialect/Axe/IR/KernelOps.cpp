@@ -266,6 +266,8 @@ LogicalResult KernelOp::verifyRegions() {
     Result<std::map<std::string, AxisReach>> reach = axisReach(layout);
     if (!reach)
       return owner->emitOpError() << reach.message();
+    if (auto distinct = checkThreadAxesDistinct(layout.tile()); !distinct)
+      return owner->emitOpError() << distinct.message();
     for (const std::string &axis : placementAxes(layout.tile())) {
       if (isDeviceAxis(axis))
         continue;
