@@ -103,18 +103,26 @@ Value reductionIdentity(OpBuilder &b, Location loc, Combiner kind,
     value = APInt(bits, 1);
     break;
   case Combiner::Max:
-    value = APInt::getSignedMinValue(bits);
+    value = bits == 1 ? APInt(1, 0) : APInt::getSignedMinValue(bits);
     break;
   case Combiner::Min:
-    value = APInt::getSignedMaxValue(bits);
+    value = bits == 1 ? APInt(1, 1) : APInt::getSignedMaxValue(bits);
     break;
   }
   return arith::ConstantOp::create(b, loc, elementType,
                                    b.getIntegerAttr(elementType, value));
 }
 
+/// Whether max and min order `elementType` unsigned: i1, where true is
+/// above false (max is "any", min is "all"); other integers are signed.
+static bool ordersUnsigned(Type elementType) {
+  return elementType.isInteger(1);
+}
+
 Value combine(OpBuilder &b, Location loc, Combiner kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
+  Type elementType = getElementTypeOrSelf(x.getType());
+  bool isFloat = isa<FloatType>(elementType);
+  bool isUnsigned = ordersUnsigned(elementType);
   switch (kind) {
   case Combiner::Sum:
     return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
@@ -123,27 +131,37 @@ Value combine(OpBuilder &b, Location loc, Combiner kind, Value x, Value y) {
     return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
                    : Value(arith::MulIOp::create(b, loc, x, y));
   case Combiner::Max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, x, y);
+    if (isUnsigned)
+      return arith::MaxUIOp::create(b, loc, x, y);
+    return arith::MaxSIOp::create(b, loc, x, y);
   case Combiner::Min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
-                   : Value(arith::MinSIOp::create(b, loc, x, y));
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, x, y);
+    if (isUnsigned)
+      return arith::MinUIOp::create(b, loc, x, y);
+    return arith::MinSIOp::create(b, loc, x, y);
   }
   llvm_unreachable("reduce kind");
 }
 
-vector::CombiningKind combiningKind(Combiner kind, bool isFloat) {
+vector::CombiningKind combiningKind(Combiner kind, Type elementType) {
+  bool isFloat = isa<FloatType>(elementType);
+  bool isUnsigned = ordersUnsigned(elementType);
   switch (kind) {
   case Combiner::Sum:
     return vector::CombiningKind::ADD;
   case Combiner::Prod:
     return vector::CombiningKind::MUL;
   case Combiner::Max:
-    return isFloat ? vector::CombiningKind::MAXIMUMF
-                   : vector::CombiningKind::MAXSI;
+    return isFloat      ? vector::CombiningKind::MAXIMUMF
+           : isUnsigned ? vector::CombiningKind::MAXUI
+                        : vector::CombiningKind::MAXSI;
   case Combiner::Min:
-    return isFloat ? vector::CombiningKind::MINIMUMF
-                   : vector::CombiningKind::MINSI;
+    return isFloat      ? vector::CombiningKind::MINIMUMF
+           : isUnsigned ? vector::CombiningKind::MINUI
+                        : vector::CombiningKind::MINSI;
   }
   llvm_unreachable("reduce kind");
 }

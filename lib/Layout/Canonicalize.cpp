@@ -18,6 +18,9 @@ namespace {
 /// Above this many flat indices (or replica points on one axis) equivalent()
 /// stops enumerating and reports that it cannot decide.
 constexpr int64_t kEnumerationLimit = int64_t(1) << 22;
+/// The most placements `equivalent` compares one by one where canonical
+/// forms are out of reach.
+constexpr int64_t kPointwiseLimit = int64_t(1) << 16;
 
 /// D1: (e1, s1, a)(e2, s2, a) -> (e1*e2, s2, a) when s1 == e2*s2.
 bool canMergeShard(const Iter &prev, const Iter &next) {
@@ -223,16 +226,25 @@ TileLayout axe::canonicalize(const TileLayout &layout) {
     return layout;
   TileLayout out = layout;
   normalizeShard(out.shardIters);
+  TileLayout unflipped = out;
   // D0-D2, C0 and C2 keep every reach, size and replica count, so the
   // result is as valid as the input. C1 moves the offset, which can then
-  // come near the int64 limits: that result is checked, and when it fails
-  // the input (same map) is the best available answer.
+  // come near the int64 limits: that result is checked.
   if (!normalizeReplica(out.replicaIters, out.offsetCoord))
     return out;
   Result<TileLayout> checked =
       TileLayout::create(std::move(out.shardIters), std::move(out.replicaIters),
                          std::move(out.offsetCoord));
-  return checked ? std::move(*checked) : layout;
+  if (checked)
+    return std::move(*checked);
+  // Where C1 cannot move the offset, every step that needs no move still
+  // applies (the same map, every reach as the input's): the normalized
+  // shard, and the replicas without C0's iters, in order.
+  llvm::erase_if(unflipped.replicaIters, [](const Iter &it) {
+    return it.extent == 1 || it.stride == 0;
+  });
+  llvm::sort(unflipped.replicaIters, replicaOrder);
+  return unflipped;
 }
 
 bool axe::satisfiesGapCondition(const TileLayout &layout) {
@@ -252,10 +264,27 @@ Result<bool> axe::equivalent(const TileLayout &a, const TileLayout &b) {
 
   auto positive = [](const Iter &it) { return it.stride > 0; };
   if (!llvm::all_of(ca.replica(), positive) ||
-      !llvm::all_of(cb.replica(), positive))
+      !llvm::all_of(cb.replica(), positive)) {
+    // Near the int64 limits, small maps are compared point by point (every
+    // placement of a well-formed layout fits int64).
+    int64_t points;
+    if (!mulOverflows(ca.size(), std::max(ca.replicaCount(), cb.replicaCount()),
+                      points) &&
+        points <= kPointwiseLimit) {
+      auto placements = [](const TileLayout &l, int64_t f) {
+        llvm::SmallVector<Coord, 4> at = l.apply(f); // sorted
+        at.erase(std::unique(at.begin(), at.end()), at.end());
+        return at;
+      };
+      for (int64_t f = 0; f < ca.size(); ++f)
+        if (placements(ca, f) != placements(cb, f))
+          return false;
+      return true;
+    }
     return fail("cannot decide equivalence of " + a.str() + " and " + b.str() +
                 ": their offsets are too close to the int64 limits "
                 "to canonicalize");
+  }
   // Canonical replica strides are positive, so each image set is its
   // componentwise minimum (base + offset) plus the replica set: the maps are
   // equal iff the minima agree at every index and the replica sets agree.

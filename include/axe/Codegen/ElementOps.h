@@ -35,15 +35,18 @@ int64_t lanesFor(mlir::Type elt, int64_t lanes32);
 mlir::Value castElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type elementType);
 
-/// The identity of a reduction for an element type.
+/// The identity of a reduction for an element type. Integers compare
+/// signed, except i1, where false < true: max of i1 is "any", min "all".
 mlir::Value reductionIdentity(mlir::OpBuilder &b, mlir::Location loc,
                               Combiner kind, mlir::Type elementType);
 
 mlir::Value combine(mlir::OpBuilder &b, mlir::Location loc, Combiner kind,
                     mlir::Value x, mlir::Value y);
 
-/// The vector dialect's name for a combiner over float or integer elements.
-mlir::vector::CombiningKind combiningKind(Combiner kind, bool isFloat);
+/// The vector dialect's name for a combiner over elements of `elementType`
+/// (ordered as reductionIdentity says).
+mlir::vector::CombiningKind combiningKind(Combiner kind,
+                                          mlir::Type elementType);
 
 } // namespace axe
 

@@ -6,13 +6,18 @@
 #include "axe/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <numeric>
 
@@ -225,6 +230,57 @@ int64_t allocaBytes(Region &region) {
   }
   return bytes;
 }
+
+/// Stops the program with a message on stderr where malloc gave no memory,
+/// instead of letting the first access fault. (cf.assert's message goes
+/// through stdout's buffer, which abort drops when stdout is a pipe.) At the
+/// caller's insertion point, not beside the allocation: allocaBytes reads
+/// the run of allocations at the start of the scope's block.
+void assertAllocated(OpBuilder &b, Location loc, Value mem, int64_t bytes) {
+  Operation *module =
+      LLVM::parentLLVMModule(b.getInsertionBlock()->getParentOp());
+  if (!module)
+    return;
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem).getResult();
+  Value isNull =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, address,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  auto ifFailed = scf::IfOp::create(b, loc, isNull, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifFailed.thenBlock());
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  FailureOr<LLVM::LLVMFuncOp> write =
+      LLVM::lookupOrCreateFn(b, module, "write", {i32, ptr, i64}, i64);
+  FailureOr<LLVM::LLVMFuncOp> abort = LLVM::lookupOrCreateFn(
+      b, module, "abort", {}, LLVM::LLVMVoidType::get(ctx));
+  if (failed(write) || failed(abort))
+    return; // the program declares its own, with another signature
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  loc.print(os);
+  std::string text = "axe: the CPU could not allocate " +
+                     std::to_string(bytes) + " bytes of storage for " + where +
+                     "\n";
+  // One global per message: the same buffer's scratch asked for twice
+  // reuses it.
+  std::string name =
+      "__axe_alloc_failed_" + llvm::utohexstr(llvm::xxh3_64bits(text));
+  Value message;
+  if (auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+          SymbolTable::lookupSymbolIn(module, name)))
+    message = LLVM::AddressOfOp::create(b, loc, global);
+  else
+    message =
+        LLVM::createGlobalString(loc, b, name, text, LLVM::Linkage::Internal);
+  Value stderrFd = LLVM::ConstantOp::create(b, loc, i32, 2);
+  Value length = LLVM::ConstantOp::create(b, loc, i64, int64_t(text.size()));
+  LLVM::CallOp::create(b, loc, *write, ValueRange{stderrFd, message, length});
+  LLVM::CallOp::create(b, loc, *abort, ValueRange{});
+}
+
 } // namespace
 
 Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
@@ -293,6 +349,7 @@ Value allocScratch(OpBuilder &b, Location loc, Type elementType, int64_t size) {
   if (insertedBefore && b.getInsertionBlock() == insertedBefore->getBlock() &&
       b.getInsertionPoint() == std::next(Block::iterator(insertedBefore)))
     b.setInsertionPoint(insertedBefore);
+  assertAllocated(b, loc, mem, bytes);
   return mem;
 }
 
@@ -892,7 +949,6 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
     (reduced[space.loops()[l].dim] ? inner : outer).push_back(l);
   }
   SmallVector<Value> ivs(n);
-  bool isFloat = isa<FloatType>(acc);
   emitNest(b, loc, space, outer, ivs, [&](OpBuilder &nb) {
     for (unsigned l : inner)
       ivs[l] = Value();
@@ -916,8 +972,8 @@ Result<bool> emitReduce(OpBuilder &b, Location loc, const CPUBuffer &src,
     if (lane != ~0u)
       ivs[lane] = Value();
     if (mode == ReducedVector) {
-      result = vector::ReductionOp::create(
-          nb, loc, combiningKind(kind, isFloat), result);
+      result = vector::ReductionOp::create(nb, loc, combiningKind(kind, acc),
+                                           result);
       if (accumulate)
         result = combine(
             nb, loc, kind,

@@ -326,10 +326,39 @@ func.func @gemm_overlap(%s: !big) {
   %h = axe.slice %s[1, 0] : !big -> !axe.buffer<6x4xf32, #axe.layout<S[(6, 4) : (4, 1)] + 4>, shared>
   %c = axe.slice %h[1, 0] : !axe.buffer<6x4xf32, #axe.layout<S[(6, 4) : (4, 1)] + 4>, shared>
       -> !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 8>, shared>
-  // expected-error @+1 {{'axe.gemm' op accumulator C overlaps input A (both are slices of one buffer that share elements); C += A x B must not write an input it reads}}
+  // expected-error @+1 {{'axe.gemm' op accumulator C overlaps input A (both are slices of one buffer, or views of one memref, that share elements); C += A x B must not write an input it reads}}
   axe.gemm %a, %a into %c at cta
       : !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>, !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, shared>
         into !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)] + 8>, shared>
+  return
+}
+
+// -----
+
+// Two views of one memref share elements as two slices of one buffer do:
+// rows [2, 6) and [0, 4) of M.
+!v4 = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, global>
+func.func @gemm_overlapping_views(%M: memref<8x4xf32>) {
+  %c2 = arith.constant 2 : index
+  axe.kernel grid [1] threads 32 {
+    %a = axe.view %M[0, 0] : memref<8x4xf32> -> !v4
+    %c = axe.view %M[%c2, 0] : memref<8x4xf32> -> !v4
+    // expected-error @+1 {{'axe.gemm' op accumulator C overlaps input A (both are slices of one buffer, or views of one memref, that share elements)}}
+    axe.gemm %a, %a into %c at cta : !v4, !v4 into !v4
+  }
+  return
+}
+
+// -----
+
+// Rows [4, 8) and [0, 4) of one memref share nothing.
+!v4d = !axe.buffer<4x4xf32, #axe.layout<S[(4, 4) : (4, 1)]>, global>
+func.func @gemm_disjoint_views(%M: memref<8x4xf32>) {
+  axe.kernel grid [1] threads 32 {
+    %a = axe.view %M[0, 0] : memref<8x4xf32> -> !v4d
+    %c = axe.view %M[4, 0] : memref<8x4xf32> -> !v4d
+    axe.gemm %a, %a into %c at cta : !v4d, !v4d into !v4d
+  }
   return
 }
 

@@ -69,6 +69,36 @@ LogicalResult AllocOp::verify() {
 // ViewOp
 //===----------------------------------------------------------------------===//
 
+/// Refuses a tile whose lowest address falls below the memref's base (a
+/// negative stride the memref's offset does not make room for), when the
+/// offset and every start are known.
+static LogicalResult verifyAboveBase(ViewOp view, int64_t memrefOffset,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<std::optional<int64_t>> starts,
+                                     ArrayRef<int64_t> tile) {
+  if (ShapedType::isDynamic(memrefOffset) ||
+      llvm::any_of(starts, [](auto s) { return !s; }))
+    return success();
+  int64_t lowest = memrefOffset;
+  for (auto [d, stride] : llvm::enumerate(strides)) {
+    int64_t first, last, low;
+    if (mulOverflows(*starts[d], stride, first) ||
+        addOverflows(*starts[d], tile[d] - 1, last) ||
+        mulOverflows(last, stride, last) ||
+        addOverflows(lowest, std::min(first, last), low))
+      return view.emitOpError()
+             << "the tile's addresses along memref dim " << d << " leave int64";
+    lowest = low;
+  }
+  if (lowest < 0)
+    return view.emitOpError()
+           << "the tile reaches element " << lowest
+           << " below the memref's base (offset " << memrefOffset
+           << ", strides [" << strides
+           << "]): a negative stride needs an offset that makes room for it";
+  return success();
+}
+
 llvm::SmallVector<OpFoldResult> ViewOp::getMixedOffsets() {
   return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
 }
@@ -93,9 +123,17 @@ LogicalResult ViewOp::verify() {
   if (failed(verifyListOfOperandsOrIntegers(*this, "offset", rank,
                                             getStaticOffsets(), getOffsets())))
     return failure();
-  for (int64_t offset : getStaticOffsets())
-    if (!ShapedType::isDynamic(offset) && offset < 0)
-      return emitOpError() << "offsets must be non-negative, got " << offset;
+  if (Attribute space = memref.getMemorySpace())
+    return emitOpError() << "takes a memref in the default memory space, not "
+                         << space << ": a view is a tile of global memory";
+  // A start that a constant gives is checked as a static one: the lowering
+  // folds it into addresses, where a wrapped product would go unnoticed.
+  SmallVector<std::optional<int64_t>> starts;
+  for (OpFoldResult start : getMixedOffsets())
+    starts.push_back(getConstantIntValue(start));
+  for (std::optional<int64_t> start : starts)
+    if (start && *start < 0)
+      return emitOpError() << "offsets must be non-negative, got " << *start;
 
   llvm::SmallVector<int64_t> strides;
   int64_t memrefOffset;
@@ -169,15 +207,16 @@ LogicalResult ViewOp::verify() {
     int64_t extent = memref.getDimSize(d);
     if (ShapedType::isDynamic(extent))
       continue;
-    int64_t start = getStaticOffsets()[d];
-    if (ShapedType::isDynamic(start))
-      start = 0;
+    int64_t start = starts[d].value_or(0);
     // Compared without forming start + length, which could overflow.
     if (memrefTile[d] > extent || start > extent - memrefTile[d])
       return emitOpError() << "the tile spans [" << start << ", +"
                            << memrefTile[d] << ") of memref dim " << d
                            << ", beyond its extent " << extent;
   }
+
+  if (failed(verifyAboveBase(*this, memrefOffset, strides, starts, memrefTile)))
+    return failure();
 
   IterList memrefIters;
   for (int64_t d = 0; d < rank; ++d)
@@ -370,8 +409,9 @@ struct BufferRegion {
 } // namespace
 
 /// Where `value` sits in the buffer it is a slice of (following axe.slice
-/// chains): that buffer and the box, or std::nullopt when a slice on the way
-/// starts at a run-time value (then only its own buffer is known).
+/// chains), and in the memref when that buffer is a view at known starts:
+/// that buffer or memref and the box, or std::nullopt when a slice on the
+/// way starts at a run-time value (then only its own buffer is known).
 static std::optional<BufferRegion> regionOf(Value value) {
   auto type = cast<BufferType>(value.getType());
   BufferRegion region{value, llvm::SmallVector<int64_t>(type.getRank(), 0),
@@ -393,6 +433,23 @@ static std::optional<BufferRegion> regionOf(Value value) {
         return std::nullopt;
     }
     region.root = slice.getSource();
+  }
+  // A view of a whole-rank tile of a memref: two views of one memref at
+  // known starts overlap where their boxes of the memref do.
+  if (auto view = region.root.getDefiningOp<ViewOp>()) {
+    auto memref = dyn_cast<MemRefType>(view.getSource().getType());
+    SmallVector<OpFoldResult> starts = view.getMixedOffsets();
+    if (!memref || memref.getRank() != int64_t(region.begin.size()) ||
+        starts.size() != region.begin.size())
+      return region;
+    SmallVector<int64_t> begin = region.begin;
+    for (auto [d, start] : llvm::enumerate(starts)) {
+      std::optional<int64_t> known = getConstantIntValue(start);
+      if (!known || addOverflows(begin[d], *known, begin[d]))
+        return region;
+    }
+    region.root = view.getSource();
+    region.begin = std::move(begin);
   }
   return region;
 }

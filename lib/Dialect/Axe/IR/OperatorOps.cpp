@@ -233,9 +233,9 @@ LogicalResult GemmOp::verify() {
                            << "; C += A x B must not write an input it reads";
     if (mustOverlap(getC(), input))
       return emitOpError() << "accumulator C overlaps input " << name
-                           << " (both are slices of one buffer that share "
-                              "elements); C += A x B must not write an input "
-                              "it reads";
+                           << " (both are slices of one buffer, or views of "
+                              "one memref, that share elements); C += A x B "
+                              "must not write an input it reads";
   }
   if (Result<GemmProblem> problem =
           gemmProblem(a.getShape(), getTransposeA(), b.getShape(),

@@ -183,6 +183,12 @@ def Axe_AllocOp : Axe_Op<"alloc", [
     live until the end of the enclosing region. Global (and `hbm`) buffers
     are not allocated here: they are views of `memref`s (`axe.view`).
 
+    Storage holds one element per place, so the verifier refuses a layout
+    that puts two elements at one place: a shard iter of stride 0, shard
+    iters that overlap on an axis (`S[(8, 2) : (1@tx, 1@tx)]` puts (0, 1)
+    and (1, 0) on thread 1), or a replica of one element landing on
+    another. A replica repeats an element at places of its own.
+
     ```mlir
     %a = axe.alloc : !axe.buffer<128x32xf16, #axe.layout<S[(128, 32) : (32, 1)]>, shared>
     ```
@@ -431,7 +437,9 @@ def Axe_ReduceOp : Axe_OperatorOp<"reduce"> {
     or `prod`. The target keeps the reduced dims with extent 1, or drops
     them (a scalar, rank-0 target when every dim is reduced). With
     `accumulate` the target's old value is combined in as well
-    (reductions that span several tiles).
+    (reductions that span several tiles). For `max` and `min` integers
+    compare signed, except `i1`, where false is below true: `max` of
+    booleans is "any", `min` is "all".
 
     ```mlir
     axe.reduce max %s into %rowmax dims [1] at warp : !axe.buffer<16x64xf32, ...>
