@@ -61,9 +61,12 @@ bool digitsNest(llvm::SmallVector<AxisDigit, 8> digits) {
   });
   int64_t reach = 1;
   for (const AxisDigit &d : digits) {
-    int64_t s = std::llabs(d.stride);
-    if (s < reach || mulOverflows(s, d.extent, reach))
+    int64_t s = std::llabs(d.stride); // create() refuses INT64_MIN
+    if (s < reach)
       return false;
+    // Past int64, no later |stride| can reach it: the next one fails.
+    if (mulOverflows(s, d.extent, reach))
+      reach = INT64_MAX;
   }
   return true;
 }
@@ -78,12 +81,16 @@ void forEachDigitSum(llvm::ArrayRef<AxisDigit> digits, Visit visit) {
   int64_t index = 0, value = 0;
   while (true) {
     visit(index, value);
+    // Odometer order; a digit past its top is never formed (extent x
+    // stride may leave int64 where (extent - 1) x stride does not).
     size_t i = 0;
     for (; i < digits.size(); ++i) {
-      index += digits[i].weight;
-      value += digits[i].stride;
-      if (++d[i] < digits[i].extent)
+      if (d[i] + 1 < digits[i].extent) {
+        ++d[i];
+        index += digits[i].weight;
+        value += digits[i].stride;
         break;
+      }
       index -= digits[i].weight * d[i];
       value -= digits[i].stride * d[i];
       d[i] = 0;

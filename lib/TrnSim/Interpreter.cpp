@@ -161,11 +161,32 @@ LogicalResult Interpreter::runArith(Operation *op) {
       return op->emitError("trn-sim: division by zero");
     return success();
   };
+  // Values are kept sign-extended to 64 bits; the unsigned ops read the
+  // operand type's bits as they are.
+  unsigned width = 64;
+  if (op->getNumOperands() > 0)
+    if (auto it = dyn_cast<IntegerType>(op->getOperand(0).getType()))
+      width = it.getWidth();
+  auto bitsOf = [&](int64_t v) -> uint64_t {
+    return width >= 64 ? uint64_t(v)
+                       : uint64_t(v) & ((uint64_t(1) << width) - 1);
+  };
+  if (isa<arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+          arith::CeilDivSIOp>(op) &&
+      width > 1 && a[1] == -1 &&
+      a[0] == (width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1))))
+    return op->emitError("trn-sim: '")
+           << op->getName() << "' of the type's minimum " << a[0]
+           << " by -1 overflows i" << width;
   std::optional<int64_t> r =
       llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-          .Case<arith::AddIOp>([&](auto) { return a[0] + a[1]; })
-          .Case<arith::SubIOp>([&](auto) { return a[0] - a[1]; })
-          .Case<arith::MulIOp>([&](auto) { return a[0] * a[1]; })
+          // Wrapping, as the types do (normalize() truncates afterwards).
+          .Case<arith::AddIOp>(
+              [&](auto) { return int64_t(uint64_t(a[0]) + uint64_t(a[1])); })
+          .Case<arith::SubIOp>(
+              [&](auto) { return int64_t(uint64_t(a[0]) - uint64_t(a[1])); })
+          .Case<arith::MulIOp>(
+              [&](auto) { return int64_t(uint64_t(a[0]) * uint64_t(a[1])); })
           .Case<arith::MinSIOp>([&](auto) { return std::min(a[0], a[1]); })
           .Case<arith::MaxSIOp>([&](auto) { return std::max(a[0], a[1]); })
           .Case<arith::AndIOp>([&](auto) { return a[0] & a[1]; })
@@ -185,9 +206,13 @@ LogicalResult Interpreter::runArith(Operation *op) {
               [&](Operation *o) -> std::optional<int64_t> {
                 if (a[1] == 0)
                   return std::nullopt;
-                if (isa<arith::DivSIOp, arith::DivUIOp>(o))
+                if (isa<arith::DivUIOp>(o))
+                  return int64_t(bitsOf(a[0]) / bitsOf(a[1]));
+                if (isa<arith::RemUIOp>(o))
+                  return int64_t(bitsOf(a[0]) % bitsOf(a[1]));
+                if (isa<arith::DivSIOp>(o))
                   return a[0] / a[1];
-                if (isa<arith::RemSIOp, arith::RemUIOp>(o))
+                if (isa<arith::RemSIOp>(o))
                   return a[0] % a[1];
                 if (isa<arith::FloorDivSIOp>(o))
                   return floorDiv(a[0], a[1]);

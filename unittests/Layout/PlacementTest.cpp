@@ -76,6 +76,19 @@ TEST(SharedPlace, LargeNestedAxesNeedNoEnumeration) {
   EXPECT_TRUE(findSharedPlace(parseOrDie("S[(2, 16) : (0, 1)]")));
 }
 
+TEST(SharedPlace, NearTheInt64Limits) {
+  // fuzz/regressions/opt/shared-place-digit-overflow: walking the digits
+  // formed 2 x 2^62 past the last one (UBSan); the digits nest.
+  EXPECT_FALSE(findSharedPlace(parseOrDie(
+      "S[(2, 8, 4, 2) : (2, 4@laneid, 1@laneid, 4611686018427387904)]")));
+  std::optional<SharedPlace> p = findSharedPlace(parseOrDie(
+      "S[(2, 2, 2) : (2305843009213693952, 2305843009213693952, 1)]"));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first, 2);  // (0, 1, 0)
+  EXPECT_EQ(p->second, 4); // (1, 0, 0)
+  EXPECT_EQ(p->at.str(), "{m: 2305843009213693952}");
+}
+
 TEST(ThreadAxesDistinct, WholeAndPart) {
   EXPECT_TRUE(bool(checkThreadAxesDistinct(
       parseOrDie("S[(2, 8, 4) : (1@warpid, 4@laneid, 1@laneid)]"))));

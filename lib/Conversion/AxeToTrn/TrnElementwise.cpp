@@ -16,6 +16,7 @@
 
 #include "TrnSchedules.h"
 
+#include "axe/Codegen/BufferRef.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
 #include "axe/Dialect/Trn/IR/TrnOps.h"
 
@@ -598,6 +599,20 @@ std::optional<std::pair<unsigned, ReduceOp>> fusableReduce(ElementwiseOp op,
   if (it == outputs.end() ||
       !cast<BufferType>(reduce.getSource().getType()).getElementType().isF32())
     return std::nullopt;
+  // The fused activation writes the sums while the body still runs: a
+  // target in the memory of one of the body's operands (read later by its
+  // other instructions, or written by them) would change them. Buffers of
+  // one root are taken to share memory.
+  auto rootOf = [](Value buffer) -> Operation * {
+    Result<BufferChain> chain = walkBufferChain(buffer);
+    return chain ? chain->root : nullptr;
+  };
+  Operation *targetRoot = rootOf(reduce.getTarget());
+  if (!targetRoot)
+    return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (isa<BufferType>(operand.getType()) && rootOf(operand) == targetRoot)
+      return std::nullopt;
   // Every free iter is reduced and the target is [P, 1] on the same
   // partitions.
   unsigned j = it - outputs.begin();
