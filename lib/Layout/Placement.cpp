@@ -50,7 +50,6 @@ namespace {
 /// the weight of its digit in the flat index (0 for a replica iter).
 struct AxisDigit {
   int64_t extent, stride, weight;
-  bool shard;
 };
 
 /// Whether the digits, ordered by |stride|, nest: each |stride| at least the
@@ -145,7 +144,7 @@ std::optional<SharedPlace> findSharedPlace(const TileLayout &layout) {
       for (auto [i, it] : llvm::enumerate(iters)) {
         if (it.axis != axis || it.extent == 1)
           continue;
-        AxisDigit d{it.extent, it.stride, isShard ? weight[i] : 0, isShard};
+        AxisDigit d{it.extent, it.stride, isShard ? weight[i] : 0};
         (isShard ? shardDigits : replicaDigits).push_back(d);
         all.push_back(d);
         if (mulOverflows(combinations, it.extent, combinations) ||

@@ -92,6 +92,45 @@ Result<ViewOp> boxSource(Value src, KernelOp kernel) {
 }
 
 /// Checks the shared operand against what TMA writes, and the box's limits.
+/// A slice at run-time starts moves the box by what each start it allows
+/// moves it: every such move must keep TMA's alignment. The moves are
+/// enumerated (a start is a multiple of its alignment that keeps the slice
+/// in its source), on the unswizzled addresses, as the box's own start.
+constexpr int64_t kMaxCheckedStarts = 4096;
+
+Result<bool> checkRunTimeStarts(SliceOp slice, unsigned bits, int64_t align,
+                                std::optional<SwizzleMode> mode) {
+  auto source = cast<BufferType>(slice.getSource().getType());
+  auto result = cast<BufferType>(slice.getType());
+  const TileLayout &tile = source.getLayout().tile();
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t origin = tile.applyBase(0).get(kDefaultAxis);
+  for (auto [d, start] : llvm::enumerate(slice.getKnownStarts())) {
+    if (start.known)
+      continue;
+    int64_t inner = 1;
+    for (size_t j = d + 1; j < shape.size(); ++j)
+      inner *= shape[j];
+    int64_t step = std::max<int64_t>(start.alignment, 1);
+    if ((shape[d] - result.getShape()[d]) / step > kMaxCheckedStarts)
+      return fail("the shared box starts at a run-time multiple of " +
+                  std::to_string(step) + " along dim " + std::to_string(d) +
+                  ", more starts than TMA's alignment is checked for (" +
+                  std::to_string(kMaxCheckedStarts) + ")");
+    for (int64_t at = step; at <= shape[d] - result.getShape()[d]; at += step) {
+      int64_t moved = tile.applyBase(at * inner).get(kDefaultAxis) - origin;
+      if (moved * int64_t(bits) / 8 % align != 0)
+        return fail("the shared box starts at a run-time multiple of " +
+                    std::to_string(step) + " along dim " + std::to_string(d) +
+                    ", and a start of " + std::to_string(at) + " moves it " +
+                    std::to_string(moved * int64_t(bits) / 8) +
+                    " bytes; TMA with " + swizzleName(mode) + " needs " +
+                    std::to_string(align) + "-byte aligned boxes");
+    }
+  }
+  return true;
+}
+
 Result<TmaPlan> planBox(Value src, Value dst) {
   BufferType s = typeOf(src), t = typeOf(dst);
   if (s.getShape() != t.getShape())
@@ -123,11 +162,8 @@ Result<TmaPlan> planBox(Value src, Value dst) {
 
   // The shared side: row-major, unswizzled or as swizzle atoms.
   auto chain = walkBufferChain(dst);
-  for (SliceOp slice : chain->slices)
-    for (const SliceStart &start : slice.getKnownStarts())
-      if (!start.known)
-        return fail("the shared box starts at a run-time offset; TMA's "
-                    "destination alignment must be known");
+  if (!chain)
+    return chain.takeFailure();
   Layout layout = t.getLayout();
   int64_t first = 0, align = 128;
   auto same = equivalent(layout.tile(), rowMajorLayout(plan.box));
@@ -160,6 +196,9 @@ Result<TmaPlan> planBox(Value src, Value dst) {
         "the box starts " + std::to_string((first - storage->lo) * bits / 8) +
         " bytes into its shared buffer; TMA with " + swizzleName(plan.mode) +
         " needs " + std::to_string(align) + "-byte aligned boxes");
+  for (SliceOp slice : chain->slices)
+    if (auto r = checkRunTimeStarts(slice, bits, align, plan.mode); !r)
+      return r.takeFailure();
   return plan;
 }
 

@@ -466,3 +466,26 @@ module attributes {axe.target = #axe.target<"sm_90">} {
     return
   }
 }
+
+// -----
+
+// A slice at a run-time start moves TMA's shared box by what each start
+// moves it: any row here, 64 bytes, where an unswizzled box needs 128.
+// (Starts in whole swizzle atoms are taken:
+// Integration/CrossTarget/tma-ring-runtime-slot.mlir.)
+!g = !axe.buffer<16x32xf16, #axe.layout<S[(16, 32) : (32, 1)]>, global>
+!s2 = !axe.buffer<64x32xf16, #axe.layout<S[(64, 32) : (32, 1)]>, shared>
+!s = !axe.buffer<16x32xf16, #axe.layout<S[(16, 32) : (32, 1)]>, shared>
+module attributes {axe.target = #axe.target<"sm_90">} {
+  func.func @tma_runtime_start_misaligned(%A: memref<16x32xf16>, %r: index) {
+    axe.kernel grid [1] threads 128 {
+      %c0 = arith.constant 0 : index
+      %s2 = axe.alloc : !s2
+      %g = axe.view %A[%c0, %c0] : memref<16x32xf16> -> !g
+      %s = axe.slice %s2[%r, 0] : !s2 -> !s
+      // expected-error @below {{forced schedule 'tma' declined axe.copy on target sm_90: the shared box starts at a run-time multiple of 1 along dim 0, and a start of 1 moves it 64 bytes; TMA with}}
+      axe.copy %g to %s at warpgroup {schedule = "tma"} : !g to !s
+    }
+    return
+  }
+}

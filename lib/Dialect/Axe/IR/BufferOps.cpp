@@ -435,12 +435,17 @@ static std::optional<BufferRegion> regionOf(Value value) {
     region.root = slice.getSource();
   }
   // A view of a whole-rank tile of a memref: two views of one memref at
-  // known starts overlap where their boxes of the memref do.
+  // known starts overlap where their boxes of the memref do. (A view
+  // distributed over devices holds a part of its box on each: left out.)
   if (auto view = region.root.getDefiningOp<ViewOp>()) {
     auto memref = dyn_cast<MemRefType>(view.getSource().getType());
+    auto viewType = cast<BufferType>(view.getType());
     SmallVector<OpFoldResult> starts = view.getMixedOffsets();
     if (!memref || memref.getRank() != int64_t(region.begin.size()) ||
-        starts.size() != region.begin.size())
+        starts.size() != region.begin.size() || !viewType.hasLayout() ||
+        llvm::any_of(viewType.getLayout().tile().shard(), [](const Iter &it) {
+          return it.extent > 1 && isDeviceAxis(it.axis);
+        }))
       return region;
     SmallVector<int64_t> begin = region.begin;
     for (auto [d, start] : llvm::enumerate(starts)) {
