@@ -48,13 +48,56 @@ FailureOr<int64_t> Interpreter::getInt(Operation *user, OpFoldResult ofr) {
 
 FailureOr<View> Interpreter::getView(Operation *user, Value v) {
   auto it = views.find(v);
-  if (it != views.end())
+  if (it != views.end()) {
+    // DMA moves any partitions; the engines' instructions are the trn ops
+    // besides it, alloc and the views.
+    if (isa<trn::TrnDialect>(user->getDialect()) &&
+        !isa<trn::DmaCopyOp, trn::AllocOp>(user) &&
+        failed(checkEngineView(user, v, it->second)))
+      return failure();
     return it->second;
+  }
   InFlightDiagnostic diag = user->emitError("trn-sim: memref ")
                             << nameOf(v) << " is not a known buffer or view";
   if (Operation *def = v.getDefiningOp())
     diag << " ('" << def->getName() << "' is not simulated)";
   return failure();
+}
+
+LogicalResult Interpreter::checkEngineView(Operation *user, Value v,
+                                           const View &view) {
+  const Buffer &buffer = buffers[view.buffer];
+  if (buffer.space == trn::MemorySpace::HBM || view.sizes.empty() ||
+      view.rootDim.empty() || view.rootDim[0] != 0)
+    return success();
+  // Row-major storage of [partitions, free...]: one partition's elements.
+  int64_t pitch = 1;
+  for (int64_t e : buffer.type.getShape().drop_front())
+    pitch *= e;
+  if (pitch <= 0)
+    return success();
+  int64_t start = view.offset / pitch, partitions = view.partitions();
+  if (start % m::partitionStartAlignment(partitions) != 0)
+    return user->emitError("trn-sim: ")
+           << nameOf(v) << " starts at partition " << start
+           << " at run time; a tile of " << partitions
+           << " partitions starts at " << m::partitionStartsText(partitions);
+  auto matmul = dyn_cast<trn::MatmulOp>(user);
+  if (!matmul || v != matmul.getDst())
+    return success();
+  int64_t extent = 1;
+  for (size_t d = 1; d < view.sizes.size(); ++d)
+    extent += (view.sizes[d] - 1) * std::abs(view.strides[d]);
+  int64_t bytes = elemBytes(buffer.type.getElementType());
+  int64_t begin = view.offset % pitch * bytes;
+  if (m::crossesPsumBank(begin, extent * bytes))
+    return user->emitError("trn-sim: ")
+           << nameOf(v) << " spans bytes [" << begin << ", "
+           << begin + extent * bytes
+           << ") of each partition at run time, across a psum bank "
+              "boundary; a matmul output fits one bank of "
+           << m::kPsumBankBytes << " bytes";
+  return success();
 }
 
 FailureOr<SmallVector<View, 3>> Interpreter::getViews(Operation *user,

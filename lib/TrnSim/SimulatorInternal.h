@@ -130,6 +130,10 @@ private:
   FailureOr<int64_t> getInt(Operation *user, Value v);
   FailureOr<int64_t> getInt(Operation *user, OpFoldResult ofr);
   FailureOr<View> getView(Operation *user, Value v);
+  /// The trn verifier's rules that a run-time offset can break: where an
+  /// engine's on-chip tile starts (and, for a matmul's output, that it
+  /// stays in one PSUM bank). A static offset was checked by the verifier.
+  LogicalResult checkEngineView(Operation *user, Value v, const View &view);
   /// The views of `values`, in order; fails when any has none.
   FailureOr<SmallVector<View, 3>> getViews(Operation *user, ValueRange values);
   /// The view of an optional operand: `out` stays empty when `v` is null.

@@ -29,6 +29,23 @@ inline constexpr int64_t kPsumBytes = kPartitions * kPsumBytesPerPartition;
 inline constexpr int64_t kPsumBankBytes = 2 * 1024;
 inline constexpr int64_t kPsumBanks = kPsumBytesPerPartition / kPsumBankBytes;
 
+/// The partition crossbar moves whole halves or quadrants: an engine's tile
+/// of `partitions` partitions starts at a multiple of this.
+inline constexpr int64_t partitionStartAlignment(int64_t partitions) {
+  return partitions > 64 ? 128 : partitions > 32 ? 64 : 32;
+}
+inline const char *partitionStartsText(int64_t partitions) {
+  return partitions > 64   ? "0"
+         : partitions > 32 ? "0 or 64"
+                           : "0, 32, 64 or 96";
+}
+
+/// Whether bytes [begin, begin + size) of a partition leave one PSUM bank.
+inline constexpr bool crossesPsumBank(int64_t begin, int64_t size) {
+  return size > 0 &&
+         begin / kPsumBankBytes != (begin + size - 1) / kPsumBankBytes;
+}
+
 /// TensorE: K (the partition dim of both inputs) and M (the stationary free
 /// size) fill the 128x128 PE array; N (the moving free size) is one PSUM
 /// bank of fp32.

@@ -1,9 +1,9 @@
 //===- TrnOps.cpp - Verifiers and directives of the trn ops ---------------===//
 //
 // Each verifier states one NeuronCore-v2 rule per failure and names the
-// operand and the limit; the limits come from Target/Trn/Machine.h. The checks every
-// instruction shares (where an operand lives, which engine may touch it, the
-// access-pattern limits of SBUF/PSUM operands) are the helpers at the top.
+// operand and the limit; the limits come from Target/Trn/Machine.h. The checks
+// every instruction shares (where an operand lives, which engine may touch it,
+// the access-pattern limits of SBUF/PSUM operands) are the helpers at the top.
 //
 //===----------------------------------------------------------------------===//
 
@@ -215,16 +215,11 @@ static LogicalResult checkAccessPattern(Operation *op, const Tile &t) {
     return op->emitOpError() << "operand '" << t.name << "' covers partitions ["
                              << *start << ", " << *start + p << "); "
                              << spaceName(t.space) << " has " << m::kPartitions;
-  // The partition crossbar moves whole halves or quadrants: a tile starts
-  // at a multiple of its size class.
-  int64_t align = p > 64 ? 128 : p > 32 ? 64 : 32;
-  if (*start % align != 0)
+  if (*start % m::partitionStartAlignment(p) != 0)
     return op->emitOpError()
            << "operand '" << t.name << "' starts at partition " << *start
            << "; a tile of " << p << " partitions starts at "
-           << (p > 64   ? "0"
-               : p > 32 ? "0 or 64"
-                        : "0, 32, 64 or 96");
+           << m::partitionStartsText(p);
   return success();
 }
 
@@ -511,9 +506,7 @@ LogicalResult MatmulOp::verify() {
                          << " bytes of each partition; a matmul output fits "
                             "one psum bank of "
                          << m::kPsumBankBytes << " bytes";
-  if (bytes->begin && bytes->size > 0 &&
-      *bytes->begin / m::kPsumBankBytes !=
-          (*bytes->begin + bytes->size - 1) / m::kPsumBankBytes)
+  if (bytes->begin && m::crossesPsumBank(*bytes->begin, bytes->size))
     return emitOpError() << "operand 'dst' spans bytes [" << *bytes->begin
                          << ", " << *bytes->begin + bytes->size
                          << ") of each partition, across a psum bank "
