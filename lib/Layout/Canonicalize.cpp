@@ -270,17 +270,8 @@ Result<bool> axe::equivalent(const TileLayout &a, const TileLayout &b) {
     int64_t points;
     if (!mulOverflows(ca.size(), std::max(ca.replicaCount(), cb.replicaCount()),
                       points) &&
-        points <= kPointwiseLimit) {
-      auto placements = [](const TileLayout &l, int64_t f) {
-        llvm::SmallVector<Coord, 4> at = l.apply(f); // sorted
-        at.erase(std::unique(at.begin(), at.end()), at.end());
-        return at;
-      };
-      for (int64_t f = 0; f < ca.size(); ++f)
-        if (placements(ca, f) != placements(cb, f))
-          return false;
-      return true;
-    }
+        points <= kPointwiseLimit)
+      return samePlacementSets(Layout(ca), Layout(cb));
     return fail("cannot decide equivalence of " + a.str() + " and " + b.str() +
                 ": their offsets are too close to the int64 limits "
                 "to canonicalize");

@@ -484,3 +484,17 @@ Result<int64_t> LayoutInverter::inverse(const Coord &physical) const {
   }
   return fail("unreachable");
 }
+
+bool axe::samePlacementSets(const Layout &a, const Layout &b) {
+  auto placements = [](const Layout &layout, int64_t flat) {
+    llvm::SmallVector<Coord, 4> coords = layout.apply(flat);
+    // Replicas may coincide; compare sets.
+    llvm::sort(coords);
+    coords.erase(std::unique(coords.begin(), coords.end()), coords.end());
+    return coords;
+  };
+  for (int64_t f = 0; f < a.size(); ++f)
+    if (placements(a, f) != placements(b, f))
+      return false;
+  return true;
+}

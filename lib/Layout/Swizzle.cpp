@@ -338,17 +338,7 @@ Result<bool> axe::equivalent(const Layout &a, const Layout &b) {
     if (Result<bool> ok = checkEnumerable(*layout); !ok)
       return fail("cannot decide equivalence of " + a.str() + " and " +
                   b.str() + ": " + ok.message());
-  auto placements = [](const Layout &layout, int64_t flat) {
-    llvm::SmallVector<Coord, 4> coords = layout.apply(flat);
-    // Replicas may coincide; compare sets.
-    llvm::sort(coords);
-    coords.erase(std::unique(coords.begin(), coords.end()), coords.end());
-    return coords;
-  };
-  for (int64_t f = 0; f < a.size(); ++f)
-    if (placements(a, f) != placements(b, f))
-      return false;
-  return true;
+  return samePlacementSets(a, b);
 }
 
 //===----------------------------------------------------------------------===//

@@ -68,6 +68,10 @@ private:
 /// Layout::apply(f) for every f in [0, size()), in one walk.
 TileImage applyAll(const Layout &layout);
 
+/// Whether `a` and `b` (of one size) place every flat index at the same set
+/// of coordinates, compared index by index: the caller bounds the work.
+bool samePlacementSets(const Layout &a, const Layout &b);
+
 /// Layout::inverse for many points: prepares the search once (dense axes,
 /// per-iter reach bounds) so that each query allocates nothing. Views the
 /// layout, which must outlive it.
