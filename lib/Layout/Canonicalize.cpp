@@ -71,14 +71,18 @@ bool replicaOrder(const Iter &a, const Iter &b) {
          std::tie(b.axis, b.stride, b.extent);
 }
 
+/// C0 on every replica iter: those that place no second copy.
+void dropTrivialReplicas(IterList &replica) {
+  llvm::erase_if(
+      replica, [](const Iter &it) { return it.extent == 1 || it.stride == 0; });
+}
+
 /// C0 and C1 on every replica iter; C1 moves the walk's low end into the
 /// offset so that the set of points is unchanged. Returns whether it moved
 /// the offset.
 bool dropAndFlipReplicas(IterList &replica, Coord &offset) {
   bool flipped = false;
-  llvm::erase_if(replica, [](const Iter &it) {
-    return it.extent == 1 || it.stride == 0; // C0
-  });
+  dropTrivialReplicas(replica);
   for (Iter &it : replica) {
     if (it.stride < 0) { // C1
       offset.add(it.axis, (it.extent - 1) * it.stride);
@@ -226,7 +230,6 @@ TileLayout axe::canonicalize(const TileLayout &layout) {
     return layout;
   TileLayout out = layout;
   normalizeShard(out.shardIters);
-  TileLayout unflipped = out;
   // D0-D2, C0 and C2 keep every reach, size and replica count, so the
   // result is as valid as the input. C1 moves the offset, which can then
   // come near the int64 limits: that result is checked.
@@ -237,14 +240,15 @@ TileLayout axe::canonicalize(const TileLayout &layout) {
                          std::move(out.offsetCoord));
   if (checked)
     return std::move(*checked);
-  // Where C1 cannot move the offset, every step that needs no move still
-  // applies (the same map, every reach as the input's): the normalized
-  // shard, and the replicas without C0's iters, in order.
-  llvm::erase_if(unflipped.replicaIters, [](const Iter &it) {
-    return it.extent == 1 || it.stride == 0;
-  });
-  llvm::sort(unflipped.replicaIters, replicaOrder);
-  return unflipped;
+  // Where C1 cannot move the offset (rare: rebuilt here rather than copied
+  // on every call), every step that needs no move still applies, with the
+  // same map and every reach as the input's: the normalized shard, and the
+  // replicas without C0's iters, in order.
+  TileLayout partial = layout;
+  normalizeShard(partial.shardIters);
+  dropTrivialReplicas(partial.replicaIters);
+  llvm::sort(partial.replicaIters, replicaOrder);
+  return partial;
 }
 
 bool axe::satisfiesGapCondition(const TileLayout &layout) {
