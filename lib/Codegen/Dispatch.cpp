@@ -11,9 +11,11 @@
 #include "axe/Codegen/Schedule.h"
 #include "axe/Codegen/TargetCodegen.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Dialect/Axe/IR/KernelChecks.h"
 #include "axe/Target/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -34,6 +36,32 @@ KernelScheduleContext::KernelScheduleContext(KernelScheduleContext &&) =
     default;
 KernelScheduleContext::~KernelScheduleContext() = default;
 
+/// A pass option may lower a kernel for another target than the one its IR
+/// names (the cross-target tests lower CPU kernels for sm_80), and the
+/// kernel's verifier checked it against its own target only. A GPU kernel's
+/// buffers are checked again against the chip it is lowered for, so that a
+/// layout on an axis that chip lacks is refused instead of lowered to wrong
+/// code. The CPU is exempt: it runs any GPU kernel, as the reference for it.
+static LogicalResult verifyForLoweringTarget(Operation *op,
+                                             const TargetDescription &target,
+                                             TargetAttr source,
+                                             StringRef pass) {
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    kernel = op->getParentOfType<KernelOp>();
+  if (!kernel || target.kind != TargetKind::GPU ||
+      (source && source.getName() == target.name))
+    return success();
+  ScopedDiagnosticHandler note(op->getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diag.attachNote(kernel.getLoc())
+          << pass << " lowers this kernel for " << target.name
+          << ", so its buffers must be valid on " << target.name;
+    return failure(); // on to the next handler
+  });
+  return verifyKernelBuffersFor(kernel, target);
+}
+
 FailureOr<KernelScheduleContext>
 buildScheduleContext(Operation *op, StringRef targetOption, int64_t vectorBits,
                      const BackendSet &backends, StringRef pass) {
@@ -51,6 +79,8 @@ buildScheduleContext(Operation *op, StringRef targetOption, int64_t vectorBits,
   if (!t)
     return op->emitError() << pass << ": " << t.message();
   ctx.target = *t;
+  if (failed(verifyForLoweringTarget(op, **t, sourceAttr, pass)))
+    return failure();
   ctx.source = ctx.target;
   if (sourceAttr)
     if (Result<const TargetDescription *> s =

@@ -9,6 +9,8 @@
 
 #include "AxeOpsInternal.h"
 
+#include "axe/Dialect/Axe/IR/KernelChecks.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -214,14 +216,15 @@ std::string launchDescription(KernelOp kernel, llvm::StringRef axis,
 }
 } // namespace
 
-LogicalResult KernelOp::verifyRegions() {
-  const TargetDescription *target = getTargetDescription(*this);
-  std::map<std::string, int64_t> extents = launchExtents(*this, target);
+namespace {
+/// Checks every buffer the kernel's ops use against the launch and
+/// `target`'s axes (or the launch alone without a target), and adds each
+/// alloc's footprint to `allocated`, per memory space.
+LogicalResult checkKernelBuffers(KernelOp kernel,
+                                 const TargetDescription *target,
+                                 std::map<std::string, int64_t> &allocated) {
+  std::map<std::string, int64_t> extents = launchExtents(kernel, target);
   llvm::DenseSet<Type> checked;
-  // Bytes each memory space's allocations take, in the unit the target
-  // counts its capacity in (getFootprintBytes). Every alloc counts once: one
-  // in a loop body is one buffer however often the loop runs.
-  std::map<std::string, int64_t> allocated;
 
   // Where the layout reaches on an axis the target bounds but the launch
   // does not fix (P, TLane, TCol, Bank).
@@ -285,7 +288,7 @@ LogicalResult KernelOp::verifyRegions() {
       if (lo < 0 || hi >= extent->second)
         return owner->emitOpError()
                << "places data on " << axis << " " << lo << ".." << hi
-               << ", but " << launchDescription(*this, axis, extent->second);
+               << ", but " << launchDescription(kernel, axis, extent->second);
     }
     // A banked layout addresses each bank on its free axis: it must not run
     // into the next bank.
@@ -306,7 +309,7 @@ LogicalResult KernelOp::verifyRegions() {
     return success();
   };
 
-  WalkResult result = getBody().walk([&](Operation *op) {
+  WalkResult result = kernel.getBody().walk([&](Operation *op) {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
@@ -327,9 +330,24 @@ LogicalResult KernelOp::verifyRegions() {
     }
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
-    return failure();
+  return failure(result.wasInterrupted());
+}
+} // namespace
 
+LogicalResult axe::verifyKernelBuffersFor(KernelOp kernel,
+                                          const TargetDescription &target) {
+  std::map<std::string, int64_t> allocated;
+  return checkKernelBuffers(kernel, &target, allocated);
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  const TargetDescription *target = getTargetDescription(*this);
+  // Bytes each memory space's allocations take, in the unit the target
+  // counts its capacity in (getFootprintBytes). Every alloc counts once: one
+  // in a loop body is one buffer however often the loop runs.
+  std::map<std::string, int64_t> allocated;
+  if (failed(checkKernelBuffers(*this, target, allocated)))
+    return failure();
   if (!target)
     return success();
   for (const TargetMemorySpace &space : target->memorySpaces) {
