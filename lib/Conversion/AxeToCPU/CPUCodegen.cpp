@@ -623,8 +623,11 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
     int64_t dstBytes = eb;
     for (int64_t e : dst.ref.shape)
       dstBytes *= e;
+    // Its stores are grouped per tile, out of any replica loop: a
+    // destination with replicas stores as usual.
     bool streaming = opts.transposeStreamingBytes > 0 &&
                      dstBytes >= opts.transposeStreamingBytes &&
+                     da->emitter.layout().tile().replicaCount() == 1 &&
                      llvm::isPowerOf2_64(vecBytes) &&
                      vectorMatchesScalarMemory(dst.ref.elementType);
     // A vector narrower than a cache line (256-bit vectors of f32) leaves
@@ -708,6 +711,8 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
         cols.push_back(transposeTile(nb, loc, space, src, *sa, ivs, aIn, bIn, w,
                                      wB, dst.ref.elementType));
       }
+      // A replicated destination stores each value once per replica, in
+      // loops when there are many; the store belongs inside them.
       SmallVector<std::pair<Value, Value>> stores; // (value, address)
       for (int64_t ia = 0; ia < w; ++ia)
         for (int64_t g = 0; g < group; ++g) {
@@ -715,15 +720,15 @@ Result<bool> emitCopy(OpBuilder &b, Location loc, const CPUBuffer &src,
           ivs[bIn] = Value();
           ivs[aIn] = indexConstant(nb, loc, ia);
           forEachAddress(nb, loc, space, 1, *da, ivs,
-                         [&](OpBuilder &, Value addr) {
-                           stores.push_back({cols[g][ia], addr});
+                         [&](OpBuilder &sb, Value addr) {
+                           if (streaming)
+                             stores.push_back({cols[g][ia], addr});
+                           else
+                             store(sb, loc, dst, cols[g][ia], addr);
                          });
         }
-      if (!streaming) {
-        for (auto &[v, addr] : stores)
-          store(nb, loc, dst, v, addr);
+      if (!streaming)
         return;
-      }
       Value any = stores.front().second;
       for (auto &st : ArrayRef(stores).drop_front())
         any = arith::OrIOp::create(nb, loc, any, st.second);
