@@ -168,7 +168,13 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
     writer =
         emitOneWriter(rw, loc, cg, d, held ? *held : HeldView(), scopeOf(raw));
   }
-  auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
+  // With memory outputs only, the holders that do not store have nothing
+  // to compute: they skip the body, reads included, which would otherwise
+  // race with the writer's store where an output is also an input.
+  bool memoryOutputsOnly =
+      llvm::none_of(llvm::drop_begin(*ops, numInputs),
+                    [](const ElementOperand &o) { return o.isRegister(); });
+  auto evaluate = [&](OpBuilder &b, Location l, ValueRange x) {
     IRMapping map;
     for (unsigned k = 0; k < numInputs; ++k) {
       const ElementOperand &in = (*ops)[k];
@@ -180,12 +186,18 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
     Operation *yield = body.getTerminator();
     for (auto [k, v] : llvm::enumerate(yield->getOperands())) {
       const ElementOperand &out = (*ops)[numInputs + k];
-      guarded(b, l, out.isRegister() ? Value() : writer, [&](OpBuilder &ib) {
-        out.write(
-            ib, l, mapIndices(ib, l, x, shape, out.shape()),
-            castElements(ib, l, map.lookupOrDefault(v), out.elementType()));
-      });
+      guarded(b, l, out.isRegister() || memoryOutputsOnly ? Value() : writer,
+              [&](OpBuilder &ib) {
+                out.write(ib, l, mapIndices(ib, l, x, shape, out.shape()),
+                          castElements(ib, l, map.lookupOrDefault(v),
+                                       out.elementType()));
+              });
     }
+  };
+  auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
+    if (!writer || !memoryOutputsOnly)
+      return evaluate(b, l, x);
+    guarded(b, l, writer, [&](OpBuilder &ib) { evaluate(ib, l, x); });
   };
   if (driver) {
     const ElementOperand &d = (*ops)[*driver];

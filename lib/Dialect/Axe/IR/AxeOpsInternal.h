@@ -34,6 +34,10 @@ inline std::string withArticle(ScopeKind kind) {
 /// a layout that maps several coordinates to one place; that is allowed.)
 bool mustOverlap(mlir::Value a, mlir::Value b);
 
+/// Whether `a` and `b` certainly are the same elements in the same order:
+/// the same value, or equal boxes of one buffer.
+bool sameElements(mlir::Value a, mlir::Value b);
+
 } // namespace axe::detail
 
 #endif // AXE_LIB_DIALECT_AXE_IR_AXEOPSINTERNAL_H

@@ -459,6 +459,14 @@ static std::optional<BufferRegion> regionOf(Value value) {
   return region;
 }
 
+bool axe::detail::sameElements(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<BufferRegion> ra = regionOf(a), rb = regionOf(b);
+  return ra && rb && ra->root == rb->root && ra->begin == rb->begin &&
+         ra->length == rb->length;
+}
+
 bool axe::detail::mustOverlap(Value a, Value b) {
   if (a == b)
     return true;

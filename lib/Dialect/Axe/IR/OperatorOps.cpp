@@ -327,5 +327,25 @@ LogicalResult ElementwiseOp::verifyRegions() {
       return op.emitOpError()
              << "has side effects; the body of axe.elementwise must be pure "
                 "scalar code";
+  // The op's elements are computed in no fixed order (in parallel on a
+  // GPU): an output may update an input in place, element for element, but
+  // not write elements that another element's computation reads or writes.
+  for (auto [j, out] : llvm::enumerate(getOutputs())) {
+    for (auto [i, in] : llvm::enumerate(getInputs()))
+      if (mustOverlap(out, in) &&
+          (!sameElements(out, in) || in.getType() != out.getType()))
+        return emitOpError()
+               << "output #" << j << " overlaps input #" << i
+               << " at other elements (slices of one buffer, or views of one "
+                  "memref, that share elements but do not coincide); the "
+                  "elements are computed in no fixed order, so an output may "
+                  "only update the same elements of an input in place";
+    for (auto [k, other] : llvm::enumerate(getOutputs().drop_front(j + 1)))
+      if (mustOverlap(out, other))
+        return emitOpError()
+               << "outputs #" << j << " and #" << (j + 1 + k)
+               << " share elements; which value an element keeps would "
+                  "depend on the order of the stores";
+  }
   return success();
 }
