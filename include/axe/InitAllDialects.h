@@ -12,11 +12,12 @@
 #include "axe/Dialect/Trn/IR/TrnDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/DLTI/DLTI.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -33,13 +34,15 @@ inline void registerAxeDialects(mlir::DialectRegistry &registry) {
 }
 
 /// The upstream dialects that axe kernels use (func, arith, scf, memref,
-/// vector, math) or that its lowerings produce (gpu, nvgpu, nvvm, llvm),
+/// vector, math) or that its lowerings produce (gpu, nvgpu, nvvm, llvm, the
+/// dlti entry that names the MPI library),
 /// with the upstream extensions their conversions need.
 inline void registerAxeUpstreamDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
-                  mlir::gpu::GPUDialect, mlir::LLVM::LLVMDialect,
-                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::mpi::MPIDialect, mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
+  registry.insert<mlir::arith::ArithDialect, mlir::DLTIDialect,
+                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::mpi::MPIDialect,
+                  mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
   mlir::registerAllExtensions(registry);
 }

@@ -73,6 +73,12 @@ std::optional<size_t> axe::findDeepNesting(StringRef text, unsigned limit) {
   return std::nullopt;
 }
 
+std::string axe::deepNestingMessage(unsigned limit) {
+  return "brackets nest deeper than " + std::to_string(limit) +
+         " levels here; the parser descends once per level and would run out "
+         "of stack, so the input is refused";
+}
+
 LogicalResult axe::checkInputNesting(const MemoryBuffer &buffer,
                                      raw_ostream &os, unsigned limit) {
   StringRef text = buffer.getBuffer();
@@ -84,8 +90,6 @@ LogicalResult axe::checkInputNesting(const MemoryBuffer &buffer,
   size_t lineStart = before.rfind('\n');
   size_t column = lineStart == StringRef::npos ? *at + 1 : *at - lineStart;
   os << buffer.getBufferIdentifier() << ":" << line << ":" << column
-     << ": error: brackets nest deeper than " << limit
-     << " levels here; the parser descends once per level and would run out "
-        "of stack, so the input is refused\n";
+     << ": error: " << deepNestingMessage(limit) << "\n";
   return failure();
 }

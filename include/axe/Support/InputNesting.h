@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace llvm {
 class MemoryBuffer;
@@ -36,6 +37,9 @@ inline constexpr unsigned kMaxInputNesting = 256;
 /// bytecode (binary) is not scanned.
 std::optional<size_t> findDeepNesting(llvm::StringRef text,
                                       unsigned limit = kMaxInputNesting);
+
+/// What the tools say about a bracket that opens level `limit + 1`.
+std::string deepNestingMessage(unsigned limit = kMaxInputNesting);
 
 /// Fails, after printing "<buffer>:<line>:<column>: error: ..." to `os`,
 /// when `buffer` nests deeper than `limit`.

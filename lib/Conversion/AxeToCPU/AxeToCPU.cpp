@@ -640,6 +640,7 @@ struct AxeToCPUPipelineOptions
 void registerAxeToCPU() {
   registerConvertAxeToCPU();
   registerAxeLowerAllocaScopes();
+  registerAxeMPIABI();
   static PassPipelineRegistration<AxeToCPUPipelineOptions> pipeline(
       "axe-to-cpu",
       "Dispatch every collective operator with the CPU schedules, lower "
