@@ -257,9 +257,52 @@ CollectiveStep axisStep(const Mesh &mesh, CollectiveKind kind, unsigned axis,
   return step;
 }
 
+/// Whether the sharded digits of `before` and `after` together still nest
+/// (each dim's digits, both sides' pooled, form one mixed radix). Only then
+/// does every pair of peers in the step exchange blocks of one size: an
+/// axis that moves from stride 3 to stride 1 of a dim of 6, say, sends its
+/// peers 2 and 1 elements.
+bool alignedStep(const Distribution &before, const Distribution &after) {
+  for (unsigned dim = 0; dim < before.shape.size(); ++dim) {
+    llvm::SmallVector<std::pair<int64_t, int64_t>, 8> digits;
+    for (const Distribution *d : {&before, &after})
+      for (const AxisPlacement &p : d->axes)
+        if (p.kind == PlacementKind::Sharded && p.dim == dim)
+          digits.push_back({p.stride, p.extent});
+    llvm::sort(digits);
+    digits.erase(std::unique(digits.begin(), digits.end()), digits.end());
+    int64_t end = 1;
+    for (auto [stride, extent] : digits) {
+      if (stride % end != 0)
+        return false;
+      end = stride * extent;
+    }
+  }
+  return true;
+}
+
+/// The collective that takes an axis to Replicated first, when a move to a
+/// sharded placement cannot be one aligned step (the local slice then
+/// shards it).
+std::optional<CollectiveKind> viaReplicated(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllToAll:
+    return CollectiveKind::AllGather;
+  case CollectiveKind::ReduceScatter:
+    return CollectiveKind::AllReduce;
+  case CollectiveKind::Scatter:
+    return CollectiveKind::Broadcast;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// One axis at a time, in CollectiveKind order, taking the first move whose
-/// result is still balanced (so every collective works on equal blocks).
-/// Stops early when no move keeps the data balanced; `reached` is where.
+/// result is still balanced and whose blocks are all one size (so every
+/// collective works on equal blocks). A move that would be balanced but not
+/// aligned goes through Replicated instead: a gather, reduce or broadcast
+/// then a local slice. Stops early when no move keeps the data balanced;
+/// `reached` is where.
 llvm::SmallVector<CollectiveStep, 4> namedSteps(const Mesh &mesh,
                                                 const Distribution &source,
                                                 const Distribution &destination,
@@ -273,17 +316,36 @@ llvm::SmallVector<CollectiveStep, 4> namedSteps(const Mesh &mesh,
   llvm::SmallVector<CollectiveStep, 4> steps;
   for (bool moved = true; moved && !pending.empty();) {
     moved = false;
+    auto *misaligned = pending.end();
     for (auto *it = pending.begin(); it != pending.end(); ++it) {
       Distribution next = reached;
       next.axes[it->second] = destination.axes[it->second];
       if (!next.balanced())
         continue;
+      if (!alignedStep(reached, next)) {
+        if (misaligned == pending.end() && viaReplicated(it->first))
+          misaligned = it;
+        continue;
+      }
       steps.push_back(axisStep(mesh, it->first, it->second, reached, next));
       reached = std::move(next);
       pending.erase(it);
       moved = true;
       break;
     }
+    if (moved || misaligned == pending.end())
+      continue;
+    // Replicating an axis drops a digit, so the rest stays balanced and
+    // the step aligned.
+    unsigned axis = misaligned->second;
+    Distribution next = reached;
+    next.axes[axis] = AxisPlacement::replicated();
+    steps.push_back(
+        axisStep(mesh, *viaReplicated(misaligned->first), axis, reached, next));
+    reached = std::move(next);
+    *misaligned = {CollectiveKind::LocalSlice, axis};
+    llvm::sort(pending);
+    moved = true;
   }
   return steps;
 }

@@ -127,15 +127,27 @@ Result<std::vector<int64_t>> digitPack(const Mesh &mesh,
     const AxisPlacement &p = sharded.axes[a];
     // The digit's place in the full side's local index: its global stride
     // less the digits that side already removed below it.
+    // Chunks are equal and contiguous in the mixed radix only when every
+    // digit the full side removed nests with this one: wholly below it, at
+    // a place that divides its stride, or wholly above it, at a multiple of
+    // its end. Otherwise peers would owe each other shares of different
+    // sizes, which MPI's fixed-count collectives cannot move.
     int64_t stride = p.stride;
     for (const AxisPlacement &q : full.axes) {
-      if (q.kind != PlacementKind::Sharded || q.dim != *dim ||
-          q.stride >= p.stride)
+      if (q.kind != PlacementKind::Sharded || q.dim != *dim || q == p)
         continue;
-      if (q.stride * q.extent > p.stride)
-        return fail("the digits of dim " + itos(*dim) +
-                    " that the mesh axes take overlap");
-      stride /= q.extent;
+      bool below = q.stride < p.stride;
+      bool nests = below ? p.stride % (q.stride * q.extent) == 0
+                         : q.stride % (p.stride * p.extent) == 0;
+      if (!nests)
+        return fail("mesh axis '" + mesh.axes()[a].name + "' takes digit " +
+                    itos(p.extent) + ":" + itos(p.stride) + " of dim " +
+                    itos(*dim) + ", which does not nest with digit " +
+                    itos(q.extent) + ":" + itos(q.stride) +
+                    " of the other side, so the processes' shares differ "
+                    "in size");
+      if (below)
+        stride /= q.extent;
     }
     out.push_back(stride);
     out.push_back(p.extent);

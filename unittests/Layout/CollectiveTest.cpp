@@ -12,6 +12,7 @@
 #include "LayoutTestUtil.h"
 
 #include "axe/Layout/Collective.h"
+#include "axe/Layout/MeshStorage.h"
 
 #include "gtest/gtest.h"
 
@@ -552,6 +553,86 @@ TEST(CollectivePlan, TwoAxisClassics) {
              {{32, 128}, {64, 128}, {32, 128}});
 }
 
+/// Every digit a step moves nests with the digits of its other side, so
+/// each peer's share is one size (digitPack says where each one lies). One
+/// axis at a time: a step over axes of two dims is a separate limitation of
+/// the MPI lowering. A local slice onto one device keeps the whole buffer.
+void expectEqualShares(const CollectivePlan &plan) {
+  for (const CollectiveStep &step : plan.steps) {
+    if (step.kind == K::Exchange || step.kind == K::Permute)
+      continue;
+    for (const std::string &name : step.axes) {
+      unsigned axis = *plan.mesh.find(name);
+      if (step.kind == K::LocalSlice &&
+          step.after.axes[axis].kind == PlacementKind::Fixed)
+        continue;
+      auto pack = [&](const Distribution &full, const Distribution &sharded) {
+        Result<std::vector<int64_t>> p =
+            digitPack(plan.mesh, full, sharded, {axis});
+        EXPECT_TRUE(bool(p)) << step.str() << ": " << p.message() << "\n"
+                             << plan.str();
+      };
+      switch (step.kind) {
+      case K::ReduceScatter:
+      case K::LocalSlice:
+      case K::Scatter:
+        pack(step.before, step.after);
+        break;
+      case K::AllGather:
+      case K::Gather:
+        pack(step.after, step.before);
+        break;
+      case K::AllToAll:
+        pack(step.before, step.after);
+        pack(step.after, step.before);
+        break;
+      default:
+        break;
+      }
+    }
+  }
+}
+
+// An axis that moves from stride 3 to stride 1 of a dim of 6 would send its
+// peers shares of 2 and 1 elements; MPI's all-to-all moves equal shares, so
+// the plan gathers and slices instead.
+TEST(CollectivePlan, MisalignedMovesGoThroughReplicated) {
+  Mesh mesh = meshOrDie({{"a", 3}, {"b", 2}});
+  const char *halves = "S[(2, 3) : (1@b, 1)] + R[3 : 1@a]";
+  const char *single = "S[(3, 2, 1) : (1@a, 1@b, 1)]";
+  expectPlan(classic(halves, single, {6}, mesh), {K::AllGather, K::LocalSlice},
+             {{"b"}, {"a", "b"}}, {{3}, {6}, {1}});
+  expectPlan(classic(single, halves, {6}, mesh), {K::AllGather, K::LocalSlice},
+             {{"a", "b"}, {"b"}}, {{1}, {6}, {3}});
+  // The addends on a reduce over a first, then b is sliced.
+  expectPlan(
+      classic("S[(2, 3) : (1@b, 1)] + R[3 : 1@a]", single, {6}, mesh, {"a"}),
+      {K::AllGather, K::ReduceScatter, K::LocalSlice}, {{"b"}, {"a"}, {"b"}},
+      {{3}, {6}, {2}, {1}});
+  Mesh m23 = meshOrDie({{"a", 2}, {"b", 3}});
+  LayoutGenerator gen(3);
+  std::optional<CollectivePlan> plan =
+      checkCase(classic("S[(3, 2, 1, 3) : (1@b, 1@a, 3, 1)]",
+                        "S[(2, 3, 3, 1) : (1@a, 1, 1@b, 1)]", {6, 3}, m23),
+                gen);
+  ASSERT_TRUE(plan.has_value());
+  expectEqualShares(*plan);
+}
+
+// The MPI lowering's pack refuses such a step rather than move wrong data.
+TEST(CollectivePlan, DigitPackRefusesDigitsThatDoNotNest) {
+  Mesh mesh = meshOrDie({{"a", 3}, {"b", 2}});
+  Case c = classic("S[(2, 3) : (1@b, 1)] + R[3 : 1@a]",
+                   "S[(3, 2) : (1, 1@b)] + R[3 : 1@a]", {6}, mesh);
+  Result<Distribution> halves = classify(c.source, c.shape, mesh);
+  Result<Distribution> pairs = classify(c.destination, c.shape, mesh);
+  ASSERT_TRUE(halves && pairs);
+  Result<std::vector<int64_t>> p = digitPack(mesh, *halves, *pairs, {1});
+  ASSERT_FALSE(bool(p));
+  EXPECT_NE(p.message().find("does not nest with digit 2:3"), std::string::npos)
+      << p.message();
+}
+
 TEST(CollectivePlan, SlicesOverSeveralAxesAreOneStep) {
   Mesh mesh = meshOrDie({{"dx", 2}, {"dy", 3}});
   expectPlan(classic("S[(12, 6) : (6, 1)] + R[(2, 3) : (1@dx, 1@dy)]",
@@ -737,7 +818,10 @@ TEST(CollectiveOracle, ExpectedContentsAgreeWithBruteForce) {
 // Many random pairs
 //===----------------------------------------------------------------------===//
 
-/// The collective one axis needs, from the placements the generator built.
+/// The collectives one axis needs, from the placements the generator built.
+std::vector<CollectiveKind> expectedKinds(const AxisPlacement &from,
+                                          const AxisPlacement &to);
+
 std::optional<CollectiveKind> expectedKind(const AxisPlacement &from,
                                            const AxisPlacement &to) {
   using P = PlacementKind;
@@ -758,6 +842,24 @@ std::optional<CollectiveKind> expectedKind(const AxisPlacement &from,
                                  : K::Broadcast;
 }
 
+std::vector<CollectiveKind> expectedKinds(const AxisPlacement &from,
+                                          const AxisPlacement &to) {
+  std::optional<CollectiveKind> kind = expectedKind(from, to);
+  if (!kind)
+    return {};
+  // A shard that moves within its dim to digits that do not nest with its
+  // old ones is gathered, then sliced (MisalignedMovesGoThroughReplicated).
+  if (*kind == K::AllToAll && from.dim == to.dim) {
+    auto lo = std::min(std::make_pair(from.stride, from.extent),
+                       std::make_pair(to.stride, to.extent));
+    auto hi = std::max(std::make_pair(from.stride, from.extent),
+                       std::make_pair(to.stride, to.extent));
+    if (hi.first % (lo.first * lo.second) != 0)
+      return {K::AllGather, K::LocalSlice};
+  }
+  return {*kind};
+}
+
 TEST(CollectiveRandom, StructuredPairsOnOneAxisUseOneNamedStep) {
   for (uint64_t seed = 0; seed < 300; ++seed) {
     LayoutGenerator gen(seed);
@@ -769,12 +871,10 @@ TEST(CollectiveRandom, StructuredPairsOnOneAxisUseOneNamedStep) {
     std::optional<CollectivePlan> plan = checkCase(c, gen);
     if (!plan)
       continue;
-    std::optional<CollectiveKind> want =
-        expectedKind(src.placements[0], dst.placements[0]);
-    std::vector<CollectiveKind> wantKinds;
-    if (want)
-      wantKinds.push_back(*want);
+    std::vector<CollectiveKind> wantKinds =
+        expectedKinds(src.placements[0], dst.placements[0]);
     EXPECT_EQ(kinds(*plan), wantKinds) << describe(c) << "\n" << plan->str();
+    expectEqualShares(*plan);
   }
 }
 
@@ -794,6 +894,7 @@ TEST(CollectiveRandom, StructuredPairsOnMeshesMatchBruteForce) {
     bool exchange = llvm::any_of(
         plan->steps, [](const CollectiveStep &s) { return s.axes.empty(); });
     ++(exchange ? withExchange : named);
+    expectEqualShares(*plan);
     if (exchange && getenv("SHOWX"))
       std::cout << plan->str() << "\n";
     // Reductions come first. Only a reduce-scatter may wait, and only while

@@ -22,6 +22,11 @@
 //        elements of the local buffer before, and after the step
 //        the pack of the send buffer, then that of the receive buffer
 //        T, then T (source rank, target rank) pairs (Permute)
+//        H, then H (mesh-axis index, coordinate) pairs: the data sits at
+//        that coordinate of each such axis before the step (axes outside
+//        the communicator only); a rank elsewhere holds nothing, nor does
+//        any rank of its communicator, so it skips the step and leaves its
+//        receive buffer as it was
 //
 // A pack: a buffer of shape outer x n x inner, the step's dim being n;
 // D digits of the index l along n, each (stride, extent), in communicator
@@ -42,7 +47,7 @@
 
 namespace axe {
 
-constexpr int64_t kMPIStepVersion = 1;
+constexpr int64_t kMPIStepVersion = 2;
 
 enum class MPIStepKind : int64_t {
   AllReduce = 0,

@@ -143,6 +143,29 @@ MPIStepKind stepKindOf(CollectiveKind kind) {
   llvm_unreachable("the exchange has no MPI step");
 }
 
+/// The descriptor's holder list: the mesh axes outside `axes` on which
+/// `before` sits at one coordinate. Ranks off it hold nothing, and neither
+/// does any rank of their communicator (it spans only `axes`), so the
+/// runtime skips the step there and their target memory stays untouched.
+/// `kept` adds the axes of a local slice onto one device (no communication):
+/// only the ranks at that coordinate keep, and write, anything.
+void appendHolders(std::vector<int64_t> &d, const Distribution &before,
+                   ArrayRef<unsigned> axes, const Distribution *kept = nullptr,
+                   ArrayRef<unsigned> keptAxes = {}) {
+  std::vector<int64_t> holders;
+  for (auto [i, p] : llvm::enumerate(before.axes))
+    if (p.kind == PlacementKind::Fixed && !llvm::is_contained(axes, i)) {
+      holders.push_back(int64_t(i));
+      holders.push_back(p.coordinate);
+    }
+  for (unsigned i : keptAxes) {
+    holders.push_back(int64_t(i));
+    holders.push_back(kept->axes[i].coordinate);
+  }
+  d.push_back(int64_t(holders.size()));
+  d.insert(d.end(), holders.begin(), holders.end());
+}
+
 Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
                                           const CollectiveStep &step) {
   const Mesh &mesh = mp.plan.mesh;
@@ -155,9 +178,16 @@ Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
     if (!d->balanced())
       return fail("step '" + step.str() + "' moves an unbalanced " +
                   "distribution (" + d->str(mesh) + ")");
-  SmallVector<unsigned, 2> axes;
-  for (const std::string &name : step.axes)
-    axes.push_back(*mesh.find(name));
+  // A local slice onto one device along an axis is no slice there: the
+  // ranks at that coordinate keep their whole buffer, the others skip the
+  // step; the communicator keeps the axes that shard.
+  SmallVector<unsigned, 2> axes, onOneDevice;
+  for (const std::string &name : step.axes) {
+    unsigned axis = *mesh.find(name);
+    bool keeps = step.kind == CollectiveKind::LocalSlice &&
+                 step.after.axes[axis].kind == PlacementKind::Fixed;
+    (keeps ? onOneDevice : axes).push_back(axis);
+  }
 
   std::vector<int64_t> noPack = {1, 1, 1, 0};
   std::vector<int64_t> sendPack = noPack, recvPack = noPack;
@@ -223,6 +253,12 @@ Result<std::vector<int64_t>> describeStep(const MeshPlan &mp,
     d.push_back(t.source);
     d.push_back(t.target);
   }
+  // A permutation's targets hold nothing before it; its transfers already
+  // leave every other rank alone.
+  if (step.kind == CollectiveKind::Permute)
+    d.push_back(0);
+  else
+    appendHolders(d, step.before, axes, &step.after, onOneDevice);
   return d;
 }
 
@@ -238,6 +274,7 @@ std::vector<int64_t> localCopy(const MeshPlan &mp) {
   for (const MeshAxis &a : mp.plan.mesh.axes())
     d.push_back(a.extent);
   d.insert(d.end(), {0, 0, count, count, 1, count, 1, 0, 1, 1, 1, 0, 0});
+  appendHolders(d, mp.plan.source, {});
   return d;
 }
 
@@ -458,20 +495,23 @@ void guardFirstCTA(RewriterBase &rw, Operation *op) {
   rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
-/// An axe.reduce_async's token: the waits at mesh scope in its function
-/// complete every collective the process has started (a stronger order
+/// An axe.reduce_async's token: every wait at mesh scope in the program
+/// completes every collective the process has started (a stronger order
 /// than the token's, and exact when one is in flight, as in a pipelined
-/// loop), and the token becomes the CPU's placeholder.
+/// loop), and the token becomes the CPU's placeholder. The token may be
+/// returned or passed to another function before its wait, so the waits of
+/// the whole program are found, not only those of the op's function.
 void lowerMeshToken(ReduceAsyncOp op, RewriterBase &rw) {
-  Operation *fn = op->getParentOfType<FunctionOpInterface>();
-  func::FuncOp wait = runtimeFunction(op, kWaitFunction, 0);
+  Operation *top = op;
+  while (Operation *parent = top->getParentOp())
+    top = parent;
   SmallVector<WaitOp> waits;
-  if (fn)
-    fn->walk([&](WaitOp w) {
-      if (w.getScope().isMesh())
-        waits.push_back(w);
-    });
+  top->walk([&](WaitOp w) {
+    if (w.getScope().isMesh())
+      waits.push_back(w);
+  });
   for (WaitOp w : waits) {
+    func::FuncOp wait = runtimeFunction(w, kWaitFunction, 0);
     Operation *before = w->getPrevNode();
     auto call = dyn_cast_or_null<func::CallOp>(before);
     if (call && call.getCallee() == kWaitFunction)
@@ -619,6 +659,10 @@ Result<MeshGemmPlan> planMeshGemm(GemmOp op) {
   for (unsigned i = 0; i < mesh->axes().size(); ++i) {
     const AxisPlacement &pa = a->dist.axes[i], &pb = b->dist.axes[i];
     const MeshAxis &axis = mesh->axes()[i];
+    // An axis of extent 1 has one device, which holds every operand whole
+    // along it (its placement reads as on one device): nothing to match.
+    if (axis.extent == 1)
+      continue;
     bool aSharded = pa.kind == PlacementKind::Sharded;
     bool bSharded = pb.kind == PlacementKind::Sharded;
     bool aReplicated = pa.kind == PlacementKind::Replicated;

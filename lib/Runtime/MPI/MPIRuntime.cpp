@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -186,15 +187,55 @@ MPI_Datatype datatypeOf(MPIElementKind kind) {
   return MPI_BYTE;
 }
 
-MPI_Op opOf(MPIReduction r) {
+/// arith.maximumf / arith.minimumf on one pair: a NaN wins, and +0 is
+/// larger than -0. MPI_MAX and MPI_MIN leave both unspecified (MPICH keeps
+/// the non-NaN operand), so a mesh reduce would disagree with the same
+/// reduce at cta scope.
+template <typename T, bool IsMax> T combineIEEE(T a, T b) {
+  if (std::isnan(a))
+    return a;
+  if (std::isnan(b))
+    return b;
+  if (a == b)
+    return (std::signbit(a) == IsMax) ? b : a;
+  return (a > b) == IsMax ? a : b;
+}
+
+template <typename T, bool IsMax>
+void combineIEEEOp(void *in, void *inout, int *length, MPI_Datatype *) {
+  const T *x = static_cast<const T *>(in);
+  T *y = static_cast<T *>(inout);
+  for (int i = 0; i < *length; ++i)
+    y[i] = combineIEEE<T, IsMax>(x[i], y[i]);
+}
+
+/// The user-defined op for a float max or min, created once MPI runs.
+MPI_Op floatOp(MPIElementKind element, bool isMax) {
+  static MPI_Op ops[2][2] = {{MPI_OP_NULL, MPI_OP_NULL},
+                             {MPI_OP_NULL, MPI_OP_NULL}};
+  bool f64 = element == MPIElementKind::F64;
+  MPI_Op &op = ops[f64][isMax];
+  if (op != MPI_OP_NULL)
+    return op;
+  MPI_User_function *fn = f64 ? (isMax ? &combineIEEEOp<double, true>
+                                       : &combineIEEEOp<double, false>)
+                              : (isMax ? &combineIEEEOp<float, true>
+                                       : &combineIEEEOp<float, false>);
+  check(MPI_Op_create(fn, /*commute=*/1, &op), "MPI_Op_create");
+  return op;
+}
+
+MPI_Op opOf(MPIReduction r, MPIElementKind element) {
+  bool isFloat =
+      element == MPIElementKind::F32 || element == MPIElementKind::F64;
   switch (r) {
   case MPIReduction::Sum:
   case MPIReduction::None:
     return MPI_SUM;
   case MPIReduction::Max:
-    return MPI_MAX;
+    return isFloat ? floatOp(element, true) : MPI_MAX;
   case MPIReduction::Min:
-    return MPI_MIN;
+    return isFloat ? floatOp(element, false) : MPI_MIN;
   case MPIReduction::Prod:
     return MPI_PROD;
   }
@@ -230,11 +271,11 @@ private:
     return out.empty() ? "1" : out;
   }
 
-  MPI_Comm split(const std::vector<int64_t> &extents,
-                 const std::vector<int64_t> &axes) {
-    int size = 0, rank = 0;
+public:
+  /// Aborts every rank unless the run has one rank per device of the mesh.
+  static void checkSize(const std::vector<int64_t> &extents) {
+    int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     int64_t ranks = 1;
     for (int64_t e : extents)
       ranks *= e;
@@ -243,6 +284,14 @@ private:
                std::to_string(ranks) + " devices but the run has " +
                std::to_string(size) + " ranks (axe-mpirun -n " +
                std::to_string(ranks) + ")");
+  }
+
+private:
+  MPI_Comm split(const std::vector<int64_t> &extents,
+                 const std::vector<int64_t> &axes) {
+    checkSize(extents);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     // Row-major coordinates of this rank.
     std::vector<int64_t> coords(extents.size());
     int64_t rest = rank;
@@ -288,6 +337,9 @@ struct Step {
   /// the chunks received form the receive buffer.
   Pack sendPack, recvPack;
   std::vector<int64_t> transfers;
+  /// (mesh axis, coordinate) pairs outside the communicator where the data
+  /// sits; a rank elsewhere skips the step, as does its whole communicator.
+  std::vector<int64_t> holders;
   /// Words of the descriptor.
   size_t length = 0;
 };
@@ -311,6 +363,7 @@ Step readStep(const int64_t *descriptor) {
   s.sendPack = Pack::read(r);
   s.recvPack = Pack::read(r);
   s.transfers = r.list();
+  s.holders = r.list();
   s.length = r.position();
   return s;
 }
@@ -322,19 +375,48 @@ struct ReadStep {
   std::vector<int64_t> words;
   Step step;
   MPI_Comm comm;
+  /// Whether this rank takes part (Step::holders).
+  bool holds = true;
 };
+
+/// Whether this rank lies at every coordinate the step's data sits at.
+bool holdsData(const Step &s) {
+  if (s.holders.empty())
+    return true;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int64_t rest = rank;
+  std::vector<int64_t> coords(s.extents.size());
+  for (size_t i = s.extents.size(); i-- > 0;) {
+    coords[i] = rest % s.extents[i];
+    rest /= s.extents[i];
+  }
+  for (size_t i = 0; i + 1 < s.holders.size(); i += 2) {
+    int64_t axis = s.holders[i];
+    if (axis < 0 || size_t(axis) >= coords.size())
+      abortRun("corrupt step descriptor (holder axis " + std::to_string(axis) +
+               ")");
+    if (coords[axis] != s.holders[i + 1])
+      return false;
+  }
+  return true;
+}
 
 const ReadStep &lookupStep(const int64_t *descriptor) {
   static std::unordered_map<const int64_t *, ReadStep> steps;
   auto it = steps.find(descriptor);
   if (it != steps.end() &&
-      std::equal(it->second.words.begin(), it->second.words.end(),
-                 descriptor))
+      std::equal(it->second.words.begin(), it->second.words.end(), descriptor))
     return it->second;
   ReadStep r{{}, readStep(descriptor), MPI_COMM_WORLD};
   r.words.assign(descriptor, descriptor + r.step.length);
-  if (r.step.kind != MPIStepKind::Permute)
+  // A permutation's transfers name world ranks; it still needs the run to
+  // match the mesh, or ranks past the mesh would wait on no one.
+  if (r.step.kind == MPIStepKind::Permute)
+    Communicators::checkSize(r.step.extents);
+  else
     r.comm = communicators().get(r.step.extents, r.step.axes);
+  r.holds = holdsData(r.step);
   return steps.insert_or_assign(descriptor, std::move(r)).first->second;
 }
 
@@ -343,7 +425,7 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &size);
   MPI_Datatype type = datatypeOf(s.element);
-  MPI_Op op = opOf(s.reduction);
+  MPI_Op op = opOf(s.reduction, s.element);
   // Steps that only move data send elements of the MPI type when there is
   // one (MPICH picks its algorithms by type and count), else bytes.
   bool raw = s.element == MPIElementKind::Bytes;
@@ -370,8 +452,7 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
       pack(s.sendPack, unit, send, scratch.data());
       in = scratch.data();
     }
-    check(MPI_Reduce_scatter_block(in, recv, toCount(s.after), type, op,
-                                   comm),
+    check(MPI_Reduce_scatter_block(in, recv, toCount(s.after), type, op, comm),
           "MPI_Reduce_scatter_block");
     return;
   }
@@ -381,8 +462,8 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
       scratch.resize(size_t(s.after * unit));
       out = scratch.data();
     }
-    check(MPI_Allgather(send, count(s.before), moved, out,
-                        count(s.before), moved, comm),
+    check(MPI_Allgather(send, count(s.before), moved, out, count(s.before),
+                        moved, comm),
           "MPI_Allgather");
     if (out != recv)
       unpack(s.recvPack, unit, out, recv);
@@ -423,8 +504,8 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
       pack(s.sendPack, unit, send, scratch.data());
       in = scratch.data();
     }
-    check(MPI_Scatter(in, count(s.after), moved, recv,
-                      count(s.after), moved, int(s.root), comm),
+    check(MPI_Scatter(in, count(s.after), moved, recv, count(s.after), moved,
+                      int(s.root), comm),
           "MPI_Scatter");
     return;
   }
@@ -434,9 +515,8 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
       scratch.resize(size_t(s.after * unit));
       out = scratch.data();
     }
-    check(MPI_Gather(send, count(s.before), moved,
-                     me == s.root ? out : nullptr, count(s.before),
-                     moved, int(s.root), comm),
+    check(MPI_Gather(send, count(s.before), moved, me == s.root ? out : nullptr,
+                     count(s.before), moved, int(s.root), comm),
           "MPI_Gather");
     if (me == s.root && out != recv)
       unpack(s.recvPack, unit, out, recv);
@@ -464,8 +544,8 @@ void runStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
     return;
   }
   }
-  abortRun("corrupt step descriptor (kind " +
-           std::to_string(int64_t(s.kind)) + ")");
+  abortRun("corrupt step descriptor (kind " + std::to_string(int64_t(s.kind)) +
+           ")");
 }
 
 /// A step in flight: its request, the scratch it reads or writes, and
@@ -486,7 +566,7 @@ std::vector<std::unique_ptr<Pending>> &pending() {
 
 void startStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
   MPI_Datatype type = datatypeOf(s.element);
-  MPI_Op op = opOf(s.reduction);
+  MPI_Op op = opOf(s.reduction, s.element);
   auto p = std::make_unique<Pending>();
   p->step = &s;
   p->recv = recv;
@@ -506,8 +586,8 @@ void startStep(const Step &s, MPI_Comm comm, char *send, char *recv) {
       pack(s.sendPack, unit, send, p->scratch.data());
       in = p->scratch.data();
     }
-    check(MPI_Ireduce_scatter_block(in, recv, toCount(s.after), type, op,
-                                    comm, &p->request),
+    check(MPI_Ireduce_scatter_block(in, recv, toCount(s.after), type, op, comm,
+                                    &p->request),
           "MPI_Ireduce_scatter_block");
     break;
   }
@@ -547,6 +627,8 @@ const int64_t *requireMPI(const int64_t *descriptor) {
 extern "C" void axe_mpi_start(int64_t send, int64_t recv,
                               const int64_t *descriptor) {
   const ReadStep &r = lookupStep(requireMPI(descriptor));
+  if (!r.holds)
+    return;
   startStep(r.step, r.comm, reinterpret_cast<char *>(send),
             reinterpret_cast<char *>(recv));
 }
@@ -564,6 +646,8 @@ extern "C" void axe_mpi_wait_all() {
 extern "C" void axe_mpi_step(int64_t send, int64_t recv,
                              const int64_t *descriptor) {
   const ReadStep &r = lookupStep(requireMPI(descriptor));
+  if (!r.holds)
+    return;
   runStep(r.step, r.comm, reinterpret_cast<char *>(send),
           reinterpret_cast<char *>(recv));
 }

@@ -14,13 +14,13 @@
 // (outer, n, inner, digits as (stride, extent)); receive pack; transfers.
 
 // The copy to the same distribution: a local copy of the 16 elements.
-// CHECK-DAG: memref.global "private" constant @[[SAME:.*]] : memref<21xi64> = dense<[1, 5, 0, 4, 0, 2, 2, 2, 0, 0, 16, 16, 1, 16, 1, 0, 1, 1, 1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @[[SAME:.*]] : memref<22xi64> = dense<[2, 5, 0, 4, 0, 2, 2, 2, 0, 0, 16, 16, 1, 16, 1, 0, 1, 1, 1, 0, 0, 0]>
 // Rows to columns: an all-to-all over dx, then one over dy.
-// CHECK-DAG: memref.global "private" constant @[[A2A0:.*]] : memref<26xi64> = dense<[1, 4, 1, 4, 0, 2, 2, 2, 1, 0, 0, 16, 16, 2, 8, 1, 1, 4, 2, 1, 4, 4, 1, 2, 2, 0]>
-// CHECK-DAG: memref.global "private" constant @[[A2A1:.*]] : memref<26xi64> = dense<[1, 4, 1, 4, 0, 2, 2, 2, 1, 1, 0, 16, 16, 4, 4, 1, 1, 2, 2, 1, 8, 2, 1, 2, 2, 0]>
+// CHECK-DAG: memref.global "private" constant @[[A2A0:.*]] : memref<27xi64> = dense<[2, 4, 1, 4, 0, 2, 2, 2, 1, 0, 0, 16, 16, 2, 8, 1, 1, 4, 2, 1, 4, 4, 1, 2, 2, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @[[A2A1:.*]] : memref<27xi64> = dense<[2, 4, 1, 4, 0, 2, 2, 2, 1, 1, 0, 16, 16, 4, 4, 1, 1, 2, 2, 1, 8, 2, 1, 2, 2, 0, 0]>
 // The reduce-scatter: f32 sums over (dx, dy), 32 elements in, 8 out; the
 // rows are the most significant digits, so the chunks are contiguous.
-// CHECK-DAG: memref.global "private" constant @[[RS:.*]] : memref<27xi64> = dense<[1, 2, 1, 4, 1, 2, 2, 2, 2, 0, 1, 0, 32, 8, 1, 8, 4, 2, 4, 2, 2, 2, 1, 1, 1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @[[RS:.*]] : memref<28xi64> = dense<[2, 2, 1, 4, 1, 2, 2, 2, 2, 0, 1, 0, 32, 8, 1, 8, 4, 2, 4, 2, 2, 2, 1, 1, 1, 0, 0, 0]>
 // CHECK-DAG: func.func private @axe_mpi_step(i64, i64, i64)
 
 // Inside a grid, the CTA at the origin runs the collective, once per process.

@@ -32,8 +32,8 @@
 
 // Step descriptors: version, kind (2 reduce-scatter, 0 all-reduce),
 // element kind, bytes, reduction (1 sum); mesh extents; communicator axes.
-// IR-DAG: memref.global "private" constant @[[RS:.*]] : memref<{{[0-9]+}}xi64> = dense<[1, 2, 1, 4, 1, 2, 2, 2, 1, 0,
-// IR-DAG: memref.global "private" constant @[[AR:.*]] : memref<{{[0-9]+}}xi64> = dense<[1, 0, 1, 4, 1, 2, 2, 2, 2, 0, 1,
+// IR-DAG: memref.global "private" constant @[[RS:.*]] : memref<{{[0-9]+}}xi64> = dense<[2, 2, 1, 4, 1, 2, 2, 2, 1, 0,
+// IR-DAG: memref.global "private" constant @[[AR:.*]] : memref<{{[0-9]+}}xi64> = dense<[2, 0, 1, 4, 1, 2, 2, 2, 2, 0, 1,
 
 // The local gemm into a scratch product, then one step into C's shard.
 // IR-LABEL: func.func @k_split_rows

@@ -1,13 +1,22 @@
 // What axe-mpirun reports when a run cannot work: a process count that is
-// not the mesh's, and a collective that only some processes reach (the run
+// not the mesh's (also for a plan of one permutation, whose transfers name
+// world ranks), and a collective that only some processes reach (the run
 // is killed at its timeout instead of hanging).
 // REQUIRES: mpi
 // RUN: not axe-mpirun -n 2 --timeout 60 %S/reshard-2x2.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RANKS
+// RUN: not axe-mpirun -n 3 --timeout 60 %S/Inputs/permute-2.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PERMUTE3
+// RUN: not axe-mpirun -n 1 --timeout 60 %S/Inputs/permute-2.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PERMUTE1
 // RUN: not axe-mpirun -n 2 --timeout 10 %s 2>&1 | FileCheck %s --check-prefix=HANG
 // RUN: not axe-mpirun -n 0 %s 2>&1 | FileCheck %s --check-prefix=USAGE
 
 // RANKS: axe-mpi (rank {{[01]}}): the kernel's mesh 2x2 has 4 devices but the run has 2 ranks (axe-mpirun -n 4)
+// PERMUTE3: axe-mpi (rank {{[012]}}): the kernel's mesh 2 has 2 devices but the run has 3 ranks (axe-mpirun -n 2)
+// PERMUTE3-NOT: done
+// PERMUTE1: axe-mpi (rank 0): the kernel's mesh 2 has 2 devices but the run has 1 ranks (axe-mpirun -n 2)
+// PERMUTE1-NOT: done
 
 // Device 0 prints before it waits; device 1 never calls the collective.
 // HANG: [0] rank 0 enters the all-gather
