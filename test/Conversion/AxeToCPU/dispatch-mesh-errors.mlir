@@ -148,3 +148,20 @@ func.func @gemm_f16_partial(%a: memref<8x4xf16>, %b: memref<4x8xf16>, %c: memref
   }
   return
 }
+
+// -----
+
+// 2-D blocks (rows over dx, columns over dy) gathered onto every device: the
+// planner merges the two all-gathers into one step over (dx, dy), which one
+// MPI call cannot run (docs/Collectives.md, "What is not built").
+#blk = #axe.layout<S[(2, 4, 2, 4) : (1@dx, 4, 1@dy, 1)]>
+#all = #axe.layout<S[(8, 8) : (8, 1)] + R[(2, 2) : (1@dx, 1@dy)]>
+func.func @two_dim_all_gather(%x: memref<4x4xf32>, %y: memref<8x8xf32>) {
+  axe.kernel {
+    %a = axe.view %x[0, 0] : memref<4x4xf32> -> !axe.buffer<8x8xf32, #blk, global>
+    %b = axe.view %y[0, 0] : memref<8x8xf32> -> !axe.buffer<8x8xf32, #all, global>
+    // expected-error @+1 {{forced schedule 'cpu.mesh' declined axe.copy on target cpu: step 'all-gather over (dx, dy): 4x4 -> 8x8': the step shards dims 0 and 1 at once}}
+    axe.copy %a to %b at mesh<dx = 2, dy = 2> {schedule = "cpu.mesh"} : !axe.buffer<8x8xf32, #blk, global> to !axe.buffer<8x8xf32, #all, global>
+  }
+  return
+}
