@@ -60,6 +60,12 @@ struct Access {
   /// A write through the generic proxy (ordinary stores), which an
   /// asynchronous read sees only after the writer's proxy fence.
   bool generic = false;
+  /// Made in an earlier iteration of a loop through a buffer value computed
+  /// in the loop: the same SSA value may name other memory now, so it no
+  /// longer tells that one instance touches the same memory both times.
+  bool crossed = false;
+  /// Through the async proxy (a TMA copy, a tensor-core read).
+  bool async = false;
 };
 
 /// The operator, the buffer and whether it writes it.
@@ -71,8 +77,10 @@ using State = std::map<AccessKey, Access>;
 void join(State &into, const State &from) {
   for (const auto &[key, access] : from) {
     auto [it, fresh] = into.insert({key, access});
-    if (!fresh)
+    if (!fresh) {
       it->second.ordered = std::min(it->second.ordered, access.ordered);
+      it->second.crossed |= access.crossed;
+    }
   }
 }
 
@@ -81,7 +89,8 @@ bool sameState(const State &a, const State &b) {
     return false;
   for (const auto &[key, access] : a) {
     auto it = b.find(key);
-    if (it == b.end() || it->second.ordered != access.ordered)
+    if (it == b.end() || it->second.ordered != access.ordered ||
+        it->second.crossed != access.crossed)
       return false;
   }
   return true;
@@ -107,6 +116,41 @@ bool isTracked(Value buffer) {
     return false;
   MemorySpace space = type.getMemorySpace();
   return space == MemorySpace::Shared || space == MemorySpace::Global;
+}
+
+/// Whether `root` places data on a cluster axis (cbx, ...): distributed
+/// shared memory, which the other CTAs of the cluster read and write.
+bool isClusterDistributed(Value root) {
+  auto type = dyn_cast<BufferType>(root.getType());
+  if (!type || type.getMemorySpace() != MemorySpace::Shared)
+    return false;
+  for (const std::string &axis : type.getLayout().tile().axes()) {
+    const TargetAxis *a = findAxisOnAnyTarget(axis);
+    if (a && a->role == AxisRole::CTA && a->scope &&
+        *a->scope == ExecutionScope::Cluster)
+      return true;
+  }
+  return false;
+}
+
+/// Whether `v` may take another value in the next iteration of `loop`:
+/// anything computed in the loop from its block arguments, from memory or
+/// through regions (an alloc in the loop too, to be safe).
+bool variesIn(Value v, Operation *loop, llvm::DenseMap<Value, bool> &memo) {
+  if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
+    return false;
+  if (isa<BlockArgument>(v))
+    return true;
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  bool varies = def->getNumRegions() != 0 || !isMemoryEffectFree(def);
+  memo[v] = varies;
+  for (Value x : def->getOperands())
+    if (!varies && variesIn(x, loop, memo))
+      varies = true;
+  memo[v] = varies;
+  return varies;
 }
 
 struct Effect {
@@ -171,15 +215,16 @@ SmallVector<Effect> effectsOf(Operation *op, const TargetDescription *target) {
 
 /// The barrier that orders an access to `pending` at `pendingScope` before
 /// one to `next` at `nextScope`: where one scope instance touches one
-/// buffer value both times, that instance's barrier (none for a thread,
-/// which sees its own accesses in order); else the CTA's, or the cluster's
-/// when either scope spans CTAs.
-Level needed(Value pending, ScopeKind pendingScope, Value next,
-             ScopeKind nextScope) {
+/// buffer value both times (and in one iteration of every loop that value
+/// is computed in), that instance's barrier (none for a thread, which sees
+/// its own accesses in order); else the CTA's, or the cluster's when either
+/// scope spans CTAs or the buffer is distributed over the cluster's CTAs.
+Level needed(Value pending, ScopeKind pendingScope, bool crossed, Value next,
+             ScopeKind nextScope, bool cluster) {
   Level a = levelOf(pendingScope), b = levelOf(nextScope);
-  if (pending == next && a == b)
+  if (pending == next && a == b && !crossed)
     return a == Level::Thread ? Level::None : a;
-  return std::max({a, b, Level::CTA});
+  return std::max({a, b, cluster ? Level::Cluster : Level::CTA});
 }
 
 class Inserter {
@@ -188,6 +233,9 @@ public:
       : uniformity(kernel), target(target), insert(insert) {}
 
   LogicalResult walkBlock(Block &block, State &state);
+  /// A CTA's shared memory lives as long as the CTA: one the cluster's
+  /// other CTAs may still be reading or writing must not exit before them.
+  LogicalResult closeCluster(KernelOp kernel, State &state);
   unsigned inserted = 0;
 
 private:
@@ -202,7 +250,26 @@ private:
   /// The barrier `effects` of an op at `scope` need before them.
   static Level barrierFor(const State &state, ArrayRef<Effect> effects,
                           ScopeKind scope);
-  LogicalResult placeBarrier(Operation *before, Level level);
+  /// Places (when inserting) the barrier that gives `level` before
+  /// `before`; returns what it orders.
+  FailureOr<Level> placeBarrier(Operation *before, Level level);
+  /// Inside a partition, the scope of the barrier that gives `level` among
+  /// the partition's warps, if one does.
+  std::optional<ScopeKind> partitionBarrier(Level level);
+  /// What a barrier at `scope` orders: inside a partition, one over all the
+  /// partition's warps orders as a CTA's does (only they run its code).
+  Level covered(ScopeKind scope);
+  LogicalResult visitWarpSpecialize(WarpSpecializeOp ws, State &state);
+  /// At the back edge of `loop`: accesses through buffer values the next
+  /// iteration computes anew.
+  void crossBackEdge(State &state, Operation *loop);
+  /// Whether each instance of `scope` keeps to memory of its own through
+  /// every value `buffer` takes in `loop`: a tile of a source the loop does
+  /// not change, at an offset the loop does not change and that differs
+  /// between the instances (as through one value, instances are taken to
+  /// touch memory of their own).
+  bool fixedPerInstance(Value buffer, Operation *loop, ScopeKind scope,
+                        llvm::DenseMap<Value, bool> &memo);
   /// Fences the generic writes an asynchronous read among `effects` meets.
   void fenceGenericWrites(const State &state, ArrayRef<Effect> effects);
   void record(State &state, Operation *op, ArrayRef<Effect> effects,
@@ -211,6 +278,8 @@ private:
   UniformityAnalysis uniformity;
   const TargetDescription *target;
   bool insert;
+  /// The partition whose body is being walked, if any.
+  PartitionOp partition;
   /// Writers already followed by a proxy fence.
   llvm::SmallPtrSet<Operation *, 8> fenced;
 
@@ -227,8 +296,9 @@ Level Inserter::barrierFor(const State &state, ArrayRef<Effect> effects,
       auto [pendingOp, pendingBuffer, pendingWrite] = key;
       if (access.root != root || (!e.write && !pendingWrite))
         continue;
-      Level level = needed(Value::getFromOpaquePointer(pendingBuffer),
-                           access.scope, e.buffer, scope);
+      Level level =
+          needed(Value::getFromOpaquePointer(pendingBuffer), access.scope,
+                 access.crossed, e.buffer, scope, isClusterDistributed(root));
       if (level > access.ordered)
         want = std::max(want, level);
     }
@@ -236,22 +306,63 @@ Level Inserter::barrierFor(const State &state, ArrayRef<Effect> effects,
   return want;
 }
 
-LogicalResult Inserter::placeBarrier(Operation *before, Level level) {
-  if (!insert)
-    return success();
+Level Inserter::covered(ScopeKind scope) {
+  Level level = levelOf(scope);
+  if (!partition || level >= Level::CTA)
+    return level;
+  int64_t warps = partition.getNumWarps();
+  int64_t perGroup = target ? target->warpsPerWarpgroup : 4;
+  if (level == Level::Warp && warps == 1)
+    return Level::CTA;
+  if (level == Level::Warpgroup && perGroup > 0 && warps == perGroup &&
+      int64_t(partition.getWarpBegin()) % perGroup == 0)
+    return Level::CTA;
+  return level;
+}
+
+std::optional<ScopeKind> Inserter::partitionBarrier(Level level) {
+  if (level <= Level::Warpgroup)
+    return scopeOfLevel(level);
+  if (level > Level::CTA)
+    return std::nullopt;
+  // Only the partition's warps run its code: a barrier over them is all the
+  // CTA's barrier would give.
+  if (covered(ScopeKind::Warp) == Level::CTA)
+    return ScopeKind::Warp;
+  if (covered(ScopeKind::Warpgroup) == Level::CTA)
+    return ScopeKind::Warpgroup;
+  // A cta barrier here pairs with the other partitions' barriers, and the
+  // dialect has no barrier over a partition's warps alone: what they hand
+  // each other the program orders itself (pipelines, turns, cta barriers
+  // every partition issues), as it orders what partitions hand each other.
+  return std::nullopt;
+}
+
+FailureOr<Level> Inserter::placeBarrier(Operation *before, Level level) {
   ScopeKind scope = scopeOfLevel(level);
+  if (partition) {
+    std::optional<ScopeKind> inPartition = partitionBarrier(level);
+    if (!inPartition)
+      return Level::None;
+    scope = *inPartition;
+  }
+  if (!insert)
+    return covered(scope);
   // Every thread of the scope must reach the barrier: the control flow
   // around it must agree across the scope.
   for (Operation *parent = before->getParentOp();
        parent && !isa<KernelOp>(parent); parent = parent->getParentOp()) {
     SmallVector<Value> conditions;
-    if (auto ifOp = dyn_cast<scf::IfOp>(parent))
+    if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
       conditions.push_back(ifOp.getCondition());
-    else if (auto loop = dyn_cast<scf::ForOp>(parent))
+    } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
       conditions.append(
           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
-    else if (isa<scf::WhileOp>(parent))
+    } else if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
       conditions.append(UniformityAnalysis::inputsOf(parent));
+      // The condition may be computed in the loop.
+      conditions.push_back(loop.getConditionOp().getCondition());
+    }
     for (Value c : conditions)
       if (!uniformity.isUniformAcross(c, scope))
         return before->emitError("axe-insert-barriers: this operator needs a ")
@@ -266,7 +377,7 @@ LogicalResult Inserter::placeBarrier(Operation *before, Level level) {
   BarrierOp::create(b, before->getLoc(),
                     ScopeAttr::get(before->getContext(), scope));
   ++inserted;
-  return success();
+  return covered(scope);
 }
 
 void Inserter::fenceGenericWrites(const State &state,
@@ -295,12 +406,30 @@ void Inserter::record(State &state, Operation *op, ArrayRef<Effect> effects,
                       ScopeKind scope) {
   for (const Effect &e : effects)
     state[{op, e.buffer.getAsOpaquePointer(), e.write}] =
-        Access{rootOf(e.buffer), scope, Level::None, e.write && !e.async};
+        Access{rootOf(e.buffer),  scope,  Level::None, e.write && !e.async,
+               /*crossed=*/false, e.async};
 }
 
 LogicalResult Inserter::visit(Operation *op, State &state) {
   if (auto barrier = dyn_cast<BarrierOp>(op)) {
-    order(state, levelOf(barrier.getScope().getKind()));
+    order(state, covered(barrier.getScope().getKind()));
+    return success();
+  }
+  if (isa<FenceAsyncProxyOp>(op)) {
+    // The program fenced the generic writes before it.
+    for (const auto &[key, access] : state)
+      if (access.generic)
+        fenced.insert(std::get<0>(key));
+    return success();
+  }
+  if (isa<PipelineAcquireOp>(op)) {
+    // An asynchronous access to a stage completes on the stage's full
+    // barrier, which the consumers wait for before they release the slot
+    // that this acquire waits for: a barrier would not order it, the
+    // pipeline does.
+    for (auto &entry : state)
+      if (entry.second.async)
+        entry.second.ordered = std::max(entry.second.ordered, Level::CTA);
     return success();
   }
   if (auto operatorOp = dyn_cast<OperatorOpInterface>(op)) {
@@ -309,31 +438,16 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
     fenceGenericWrites(state, effects);
     Level level = barrierFor(state, effects, scope);
     if (level != Level::None) {
-      if (failed(placeBarrier(op, level)))
+      FailureOr<Level> orders = placeBarrier(op, level);
+      if (failed(orders))
         return failure();
-      order(state, level);
+      order(state, *orders);
     }
     record(state, op, effects, scope);
     return success();
   }
-  if (auto ws = dyn_cast<WarpSpecializeOp>(op)) {
-    // Partitions order their own accesses (cta barriers paired across
-    // partitions, pipelines); from outside, the whole region touches what
-    // its operators touch, on any thread of the CTA.
-    SmallVector<Effect> effects;
-    ws.getBody().walk([&](OperatorOpInterface inner) {
-      llvm::append_range(effects, effectsOf(inner, target));
-    });
-    fenceGenericWrites(state, effects);
-    Level level = barrierFor(state, effects, ScopeKind::CTA);
-    if (level != Level::None) {
-      if (failed(placeBarrier(op, std::max(level, Level::CTA))))
-        return failure();
-      order(state, std::max(level, Level::CTA));
-    }
-    record(state, op, effects, ScopeKind::CTA);
-    return success();
-  }
+  if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+    return visitWarpSpecialize(ws, state);
   if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     State thenState = state;
     if (failed(walkBlock(ifOp.getThenRegion().front(), thenState)))
@@ -352,6 +466,39 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
   return success();
 }
 
+LogicalResult Inserter::visitWarpSpecialize(WarpSpecializeOp ws, State &state) {
+  // From outside, the whole region touches what its operators touch, on
+  // any thread of the CTA.
+  SmallVector<Effect> effects;
+  ws.getBody().walk([&](OperatorOpInterface inner) {
+    llvm::append_range(effects, effectsOf(inner, target));
+  });
+  fenceGenericWrites(state, effects);
+  Level level = barrierFor(state, effects, ScopeKind::CTA);
+  if (level != Level::None) {
+    FailureOr<Level> orders = placeBarrier(ws, std::max(level, Level::CTA));
+    if (failed(orders))
+      return failure();
+    order(state, *orders);
+  }
+  // Inside, each partition's warps order their own accesses to each other,
+  // from a state the barrier above has ordered against the region. What
+  // partitions hand each other they order themselves (cta barriers paired
+  // across partitions, pipelines).
+  if (insert) {
+    PartitionOp outer = partition;
+    for (PartitionOp p : ws.getBody().front().getOps<PartitionOp>()) {
+      partition = p;
+      State inner;
+      if (failed(walkBlock(p.getBody().front(), inner)))
+        return failure();
+    }
+    partition = outer;
+  }
+  record(state, ws, effects, ScopeKind::CTA);
+  return success();
+}
+
 /// Runs the loop's regions in order until what reaches the loop's head
 /// (from before it, or from the end of an iteration) stops growing, then
 /// once more inserting; what leaves it is what reaches its head.
@@ -363,10 +510,13 @@ LogicalResult Inserter::visitLoop(Operation *loop,
     for (Region &r : regions)
       if (failed(with.walkBlock(r.front(), s)))
         return failure();
+    with.crossBackEdge(s, loop);
     join(head, s);
     return success();
   };
-  Inserter probe(loop, target, /*insert=*/false);
+  Inserter probe(loop->getParentOfType<KernelOp>(), target,
+                 /*insert=*/false);
+  probe.partition = partition;
   State head = state;
   for (;;) {
     State next = head;
@@ -380,8 +530,62 @@ LogicalResult Inserter::visitLoop(Operation *loop,
   for (Region &r : regions)
     if (failed(walkBlock(r.front(), s)))
       return failure();
+  crossBackEdge(s, loop);
   state = std::move(head);
   join(state, s);
+  return success();
+}
+
+bool Inserter::fixedPerInstance(Value buffer, Operation *loop, ScopeKind scope,
+                                llvm::DenseMap<Value, bool> &memo) {
+  if (scope >= ScopeKind::Mesh)
+    return false;
+  for (Value v = buffer;;) {
+    Value source;
+    ValueRange offsets;
+    if (auto slice = v.getDefiningOp<SliceOp>()) {
+      source = slice.getSource();
+      offsets = slice.getStarts();
+    } else if (auto view = v.getDefiningOp<ViewOp>()) {
+      source = view.getSource();
+      offsets = view.getOffsets();
+    } else {
+      return false;
+    }
+    if (!variesIn(source, loop, memo))
+      for (Value offset : offsets)
+        if (!variesIn(offset, loop, memo) &&
+            !uniformity.isUniformAcross(offset, ScopeKind(int(scope) + 1)))
+          return true;
+    v = source;
+  }
+}
+
+void Inserter::crossBackEdge(State &state, Operation *loop) {
+  llvm::DenseMap<Value, bool> memo;
+  for (auto &[key, access] : state) {
+    Value buffer = Value::getFromOpaquePointer(std::get<1>(key));
+    if (variesIn(buffer, loop, memo) &&
+        !fixedPerInstance(buffer, loop, access.scope, memo))
+      access.crossed = true;
+  }
+}
+
+LogicalResult Inserter::closeCluster(KernelOp kernel, State &state) {
+  bool pending = llvm::any_of(state, [](const auto &entry) {
+    return entry.second.ordered < Level::Cluster &&
+           isClusterDistributed(entry.second.root);
+  });
+  if (!pending || !insert)
+    return success();
+  Block &body = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockEnd(&body);
+  if (!body.empty() && body.back().hasTrait<OpTrait::IsTerminator>())
+    b.setInsertionPoint(&body.back());
+  BarrierOp::create(b, kernel.getLoc(),
+                    ScopeAttr::get(kernel.getContext(), ScopeKind::Cluster));
+  ++inserted;
+  order(state, Level::Cluster);
   return success();
 }
 
@@ -418,7 +622,8 @@ struct AxeInsertBarriersPass
       }
       Inserter inserter(kernel, description, /*insert=*/true);
       State state;
-      if (failed(inserter.walkBlock(kernel.getBody().front(), state)))
+      if (failed(inserter.walkBlock(kernel.getBody().front(), state)) ||
+          failed(inserter.closeCluster(kernel, state)))
         return WalkResult::interrupt();
       numInserted += inserter.inserted;
       numFences += inserter.fences;

@@ -44,47 +44,82 @@ ScopeKind UniformityAnalysis::narrowestOf(ArrayRef<Value> values) {
   return result;
 }
 
+/// Values `op`'s regions hand back to it: what its terminators pass on,
+/// to its results or, in a loop, to the next iteration (a loop's exit
+/// condition with them).
+static void appendYielded(Operation *op, SmallVectorImpl<Value> &out) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+        llvm::append_range(out, block.back().getOperands());
+}
+
 ScopeKind UniformityAnalysis::uniformScope(Value v) {
   if (!root->isAncestor(v.getParentRegion()->getParentOp()))
     return ScopeKind::Mesh;
-  if (auto it = memo.find(v); it != memo.end())
+  if (auto it = memo.find(v); it != memo.end()) {
+    if (auto guess = inProgress.find(v); guess != inProgress.end())
+      guess->second.read = true;
     return it->second;
-  // Optimistic on a cycle (a loop-carried value reaching itself): the cycle
-  // adds nothing the other inputs do not.
-  memo[v] = ScopeKind::Mesh;
-  ScopeKind result = ScopeKind::Mesh;
+  }
+  // A loop-carried value may reach itself. It starts from the widest guess
+  // and is recomputed, with everything computed from the guess, until the
+  // guess holds: values only narrow, so this ends.
+  size_t mark = computed.size();
+  ScopeKind guess = ScopeKind::Mesh;
+  for (;;) {
+    memo[v] = guess;
+    computed.push_back(v);
+    inProgress[v] = {false};
+    ScopeKind result = compute(v);
+    bool read = inProgress[v].read;
+    inProgress.erase(v);
+    if (!read || result == guess) {
+      memo[v] = result;
+      return result;
+    }
+    for (size_t i = computed.size(); i > mark; --i)
+      memo.erase(computed[i - 1]);
+    computed.resize(mark);
+    guess = result;
+  }
+}
+
+ScopeKind UniformityAnalysis::compute(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
     auto loop = dyn_cast<LoopLikeOpInterface>(owner);
-    if (owner == root) {
-      result = ScopeKind::Mesh;
-    } else if (loop && loop.getSingleInductionVar() == v) {
+    if (owner == root)
+      return ScopeKind::Mesh;
+    if (loop && loop.getSingleInductionVar() == v) {
       // An induction variable differs between threads only through its
       // bounds, not through what the body computes.
-      result = ScopeKind::Mesh;
+      ScopeKind result = ScopeKind::Mesh;
       for (std::optional<OpFoldResult> bound :
            {loop.getSingleLowerBound(), loop.getSingleUpperBound(),
             loop.getSingleStep()}) {
-        if (!bound) {
-          result = ScopeKind::Thread;
-          break;
-        }
+        if (!bound)
+          return ScopeKind::Thread;
         if (auto value = dyn_cast<Value>(*bound))
           result = std::min(result, uniformScope(value));
       }
-    } else {
-      // Loop-carried and other block arguments: anything the op reads.
-      result = narrowestOf(inputsOf(owner));
+      return result;
     }
-  } else {
-    Operation *def = v.getDefiningOp();
-    if (auto id = dyn_cast<AxisIdOp>(def))
-      result = uniformScopeOfAxis(id.getAxis());
-    else
-      result = narrowestOf(inputsOf(def));
+    // Loop-carried and other block arguments: anything the op reads, and
+    // in a loop what the previous iteration passed on.
+    SmallVector<Value> inputs = inputsOf(owner);
+    if (loop)
+      appendYielded(owner, inputs);
+    return narrowestOf(inputs);
   }
-  memo[v] = result;
-  return result;
+  Operation *def = v.getDefiningOp();
+  if (auto id = dyn_cast<AxisIdOp>(def))
+    return uniformScopeOfAxis(id.getAxis());
+  // The results of an op with regions are what its regions yield, values
+  // computed inside them included (an axis id read in an scf.if).
+  SmallVector<Value> inputs = inputsOf(def);
+  appendYielded(def, inputs);
+  return narrowestOf(inputs);
 }
 
 } // namespace axe

@@ -307,3 +307,241 @@ func.func @async_proxy(%G: memref<64x64xf32>) attributes {axe.target = #axe.targ
   }
   return
 }
+
+// -----
+
+!s = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>
+!t = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, shared>
+!g1 = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, global>
+
+// A slice computed in a loop from its induction variable is one SSA value
+// that names other memory in each iteration: thread t's write of
+// s[(t + i + 1) mod 64] follows thread t + 1's read of it in iteration i.
+// A cta barrier starts the body; within one iteration the thread's own
+// element needs none.
+// CHECK-LABEL: func.func @loop_variant_slice
+// CHECK: scf.for
+// CHECK: axe.barrier at cta
+// CHECK-NEXT: axe.copy %{{.*}} to %[[E:.*]] at thread
+// CHECK-NOT: axe.barrier
+// CHECK: axe.copy %[[E]] to
+// CHECK-NEXT: }
+func.func @loop_variant_slice(%A: memref<64xf32>, %B: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  axe.kernel grid [1] threads 64 {
+    %s = axe.alloc : !s
+    %tid = axe.axis_id tx
+    scf.for %i = %c0 to %c2 step %c1 {
+      %u = arith.addi %tid, %i : index
+      %k = arith.remui %u, %c64 : index
+      %e = axe.slice %s[%k] : !s -> !t
+      %ga = axe.view %A[%k] : memref<64xf32> -> !g1
+      axe.copy %ga to %e at thread : !g1 to !t
+      %gb = axe.view %B[%tid] : memref<64xf32> -> !g1
+      axe.copy %e to %gb at thread : !t to !g1
+    }
+  }
+  return
+}
+
+// -----
+
+!s = !axe.buffer<2x32xf32, #axe.layout<S[(2, 32) : (32, 1)]>, shared>
+!row = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (32, 1)]>, shared>
+!g = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (32, 1)]>, global>
+!r = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (1, 1@laneid)]>, reg>
+
+// The same at warp scope: a warp barrier orders the warp's own row within
+// an iteration, a cta barrier the next iteration's write. A view whose
+// column the loop does not change and that differs per warp keeps each
+// warp to its own columns in every iteration: its writes need only the
+// warp's barrier, as through one value.
+// CHECK-LABEL: func.func @loop_variant_row
+// CHECK: scf.for
+// CHECK: axe.barrier at cta
+// CHECK-NEXT: axe.copy
+// CHECK-NEXT: axe.barrier at warp
+// CHECK-NEXT: axe.copy
+// CHECK-NOT: axe.barrier
+// CHECK: scf.for
+// CHECK-NEXT: axe.view
+// CHECK-NEXT: axe.barrier at warp
+// CHECK-NEXT: axe.copy
+// CHECK-NOT: axe.barrier
+// CHECK: return
+func.func @loop_variant_row(%X: memref<4x32xf32>, %Y: memref<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  axe.kernel grid [1] threads 64 {
+    %s = axe.alloc : !s
+    %w = axe.axis_id warpid
+    %r = axe.alloc : !r
+    scf.for %i = %c0 to %c2 step %c1 {
+      %u = arith.addi %w, %i : index
+      %k = arith.remui %u, %c2 : index
+      %row = axe.slice %s[%k, 0] : !s -> !row
+      %gx = axe.view %X[%i, 0] : memref<4x32xf32> -> !g
+      axe.copy %gx to %row at warp : !g to !row
+      axe.copy %row to %r at warp : !row to !r
+    }
+    %col = arith.muli %w, %c32 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+      %gy = axe.view %Y[%i, %col] : memref<4x64xf32> -> !g
+      axe.copy %r to %gy at warp : !r to !g
+    }
+  }
+  return
+}
+
+// -----
+
+!g = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (32, 1)]>, global>
+!s = !axe.buffer<1x32xf32, #axe.layout<S[(1, 32) : (32, 1)]>, shared>
+!r = !axe.buffer<1x32xf32, #axe.layout<S[(1, 2, 16) : (32, 1, 2@laneid)] + R[2 : 1@laneid]>, reg>
+!a = !axe.buffer<64x16xf16, #axe.layout<S[(64, 16) : (16, 1)]>, shared>
+
+// Inside a warp specialization each partition orders its own warps: a
+// one-warp partition with the warp's barrier, a one-warpgroup partition
+// with the warpgroup's (what a cta barrier gives outside).
+// CHECK-LABEL: func.func @partitions
+// CHECK: axe.partition warps [0, 1)
+// CHECK-NEXT: axe.view
+// CHECK-NEXT: axe.copy %{{.*}} to %[[S:.*]] at warp
+// CHECK-NEXT: axe.alloc
+// CHECK-NEXT: axe.barrier at warp
+// CHECK-NEXT: axe.copy %[[S]]
+// (sm_80 has no warpgroups, and no warpgroup operators.)
+// ASYNC: axe.partition warps [4, 8)
+// ASYNC: axe.fill %[[A:.*]], %{{.*}} at warpgroup
+// ASYNC-NEXT: axe.slice
+// ASYNC-NEXT: axe.barrier at warpgroup
+// ASYNC-NEXT: axe.fill
+func.func @partitions(%X: memref<1x32xf32>, %Y: memref<1x32xf32>) {
+  axe.kernel grid [1] threads 256 {
+    %s = axe.alloc : !s
+    %a = axe.alloc : !a
+    axe.warp_specialize {
+      axe.partition warps [0, 1) {
+        %gx = axe.view %X[0, 0] : memref<1x32xf32> -> !g
+        axe.copy %gx to %s at warp : !g to !s
+        %r = axe.alloc : !r
+        axe.copy %s to %r at warp : !s to !r
+        %gy = axe.view %Y[0, 0] : memref<1x32xf32> -> !g
+        axe.copy %r to %gy at warp : !r to !g
+      }
+      axe.partition warps [4, 8) {
+        %z = arith.constant 0.0 : f16
+        axe.fill %a, %z at warpgroup : !a
+        %top = axe.slice %a[0, 0] : !a -> !axe.buffer<32x16xf16, #axe.layout<S[(32, 16) : (16, 1)]>, shared>
+        axe.fill %top, %z at warpgroup : !axe.buffer<32x16xf16, #axe.layout<S[(32, 16) : (16, 1)]>, shared>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+!g = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+!s = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>
+!t = !axe.buffer<1xf32, #axe.layout<S[1 : 1] + 5>, shared>
+!g1 = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, global>
+
+// A thread coordinate read inside a region and yielded out of it differs
+// between threads as much as the coordinate itself: the same refusal as
+// @divergent.
+func.func @divergent_through_if(%A: memref<64xf32>, %B: memref<1xf32>, %p: i1) {
+  %c0 = arith.constant 0 : index
+  axe.kernel grid [1] threads 64 {
+    %a = axe.view %A[0] : memref<64xf32> -> !g
+    %b = axe.view %B[0] : memref<1xf32> -> !g1
+    %s = axe.alloc : !s
+    %v = scf.if %p -> (index) {
+      %t = axe.axis_id tx
+      scf.yield %t : index
+    } else {
+      scf.yield %c0 : index
+    }
+    %first = arith.cmpi eq, %v, %c0 : index
+    scf.if %first {
+      axe.copy %a to %s at thread : !g to !s
+      %e = axe.slice %s[5] : !s -> !t
+      // expected-error @below {{axe-insert-barriers: this operator needs a cta barrier before it (an earlier operator touches the same memory, one of them writing), but it runs under control flow that differs between the threads of a cta}}
+      axe.copy %e to %b at thread : !t to !g1
+    }
+  }
+  return
+}
+
+// -----
+
+!g = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
+!s = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>
+!t = !axe.buffer<1xf32, #axe.layout<S[1 : 1] + 5>, shared>
+!g1 = !axe.buffer<1xf32, #axe.layout<S[1 : 1]>, global>
+
+// Through a value a loop carries: the same.
+func.func @divergent_through_loop(%A: memref<64xf32>, %B: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  axe.kernel grid [1] threads 64 {
+    %a = axe.view %A[0] : memref<64xf32> -> !g
+    %b = axe.view %B[0] : memref<1xf32> -> !g1
+    %s = axe.alloc : !s
+    %v = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %c0) -> (index) {
+      %t = axe.axis_id tx
+      %n = arith.addi %acc, %t : index
+      scf.yield %n : index
+    }
+    %first = arith.cmpi eq, %v, %c0 : index
+    scf.if %first {
+      axe.copy %a to %s at thread : !g to !s
+      %e = axe.slice %s[5] : !s -> !t
+      // expected-error @below {{axe-insert-barriers: this operator needs a cta barrier before it (an earlier operator touches the same memory, one of them writing), but it runs under control flow that differs between the threads of a cta}}
+      axe.copy %e to %b at thread : !t to !g1
+    }
+  }
+  return
+}
+
+// -----
+
+#dsm = #axe.layout<S[(2, 64) : (1@cbx, 1)]>
+#row = #axe.layout<S[(1, 64) : (1@cbx, 1)]>
+#g = #axe.layout<S[(1, 64) : (64, 1)]>
+
+// Shared memory distributed over a cluster's CTAs: the peer's row is
+// written by the peer CTA, which only a cluster barrier orders; one more
+// closes the kernel, so that no CTA exits while its peer still reads its
+// shared memory. The CTA's own row through one value needs only a cta
+// barrier.
+// CHECK-LABEL: func.func @dsmem
+// CHECK: axe.copy %{{.*}} to %[[MINE:.*]] at cta
+// CHECK-NEXT: axe.barrier at cta
+// CHECK-NEXT: axe.copy %[[MINE]]
+// CHECK: axe.barrier at cluster
+// CHECK-NEXT: axe.copy
+// CHECK-NEXT: axe.barrier at cluster
+// CHECK-NEXT: }
+func.func @dsmem(%X: memref<2x64xf32>, %Y: memref<2x64xf32>) {
+  %c1 = arith.constant 1 : index
+  axe.kernel grid [2] threads 64 cluster [2] {
+    %r = axe.axis_id cbx
+    %d = axe.alloc : !axe.buffer<2x64xf32, #dsm, shared>
+    %mine = axe.slice %d[%r, 0] : !axe.buffer<2x64xf32, #dsm, shared> -> !axe.buffer<1x64xf32, #row, shared>
+    %gx = axe.view %X[%r, 0] : memref<2x64xf32> -> !axe.buffer<1x64xf32, #g, global>
+    axe.copy %gx to %mine at cta : !axe.buffer<1x64xf32, #g, global> to !axe.buffer<1x64xf32, #row, shared>
+    axe.copy %mine to %gx at cta : !axe.buffer<1x64xf32, #row, shared> to !axe.buffer<1x64xf32, #g, global>
+    %o = arith.subi %c1, %r : index
+    %theirs = axe.slice %d[%o, 0] : !axe.buffer<2x64xf32, #dsm, shared> -> !axe.buffer<1x64xf32, #row, shared>
+    %gy = axe.view %Y[%r, 0] : memref<2x64xf32> -> !axe.buffer<1x64xf32, #g, global>
+    axe.copy %theirs to %gy at cta : !axe.buffer<1x64xf32, #row, shared> to !axe.buffer<1x64xf32, #g, global>
+  }
+  return
+}

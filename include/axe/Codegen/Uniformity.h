@@ -20,6 +20,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <vector>
+
 namespace axe {
 
 /// The widest scope whose instances each agree on a value of axis `axis`:
@@ -47,9 +49,19 @@ public:
 
 private:
   ScopeKind narrowestOf(llvm::ArrayRef<mlir::Value> values);
+  /// One evaluation of `v` from what it is computed from.
+  ScopeKind compute(mlir::Value v);
 
   mlir::Operation *root;
   llvm::DenseMap<mlir::Value, ScopeKind> memo;
+  /// Values memoized, in order, so that those computed from a guess that
+  /// did not hold can be dropped.
+  std::vector<mlir::Value> computed;
+  /// Values being computed, and whether their guess was read meanwhile.
+  struct Guess {
+    bool read;
+  };
+  llvm::DenseMap<mlir::Value, Guess> inProgress;
 };
 
 } // namespace axe
