@@ -101,12 +101,20 @@ bool Machine::checkTmaGlobalRead(const Inst &i, int lane, const uint8_t *src,
                                  int64_t bytes) {
   for (unsigned k = 0; k < ctaBufferBase; ++k) {
     Buffer &b = buffers[k];
-    if (b.space != Space::Global || b.ctaStamp.empty())
+    if (b.space != Space::Global)
       continue;
     int64_t at = src - b.data;
-    if (at >= b.lo && at < b.hi)
-      return checkCrossCta(i, lane, b, at, std::min(bytes, b.hi - at),
-                           /*isLoad=*/true, /*async=*/true);
+    if (at < b.lo || at >= b.hi)
+      continue;
+    // The load reads at its issue, as a cp.async's source does: threads of
+    // this CTA that wrote those bytes must be ordered before it.
+    int64_t n = std::min(bytes, b.hi - at);
+    shadowAccess(i, lane, b, at, n, /*isWrite=*/false);
+    if (failed)
+      return false;
+    return b.ctaStamp.empty() || checkCrossCta(i, lane, b, at, n,
+                                               /*isLoad=*/true,
+                                               /*async=*/true);
   }
   return true;
 }

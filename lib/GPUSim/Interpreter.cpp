@@ -282,6 +282,7 @@ void Machine::setupCta(unsigned rank) {
 LogicalResult Machine::runCluster(const int64_t pos[3]) {
   std::copy(pos, pos + 3, clusterPos);
   buffers.resize(ctaBufferBase);
+  releaseGlobalShadow();
   mbarriers.clear();
   parked.resize(clusterCtas);
   clusterShared.assign(clusterCtas, {});

@@ -25,15 +25,16 @@
 #include <array>
 #include <deque>
 #include <map>
-#include <unordered_map>
+#include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace axe::gpusim {
 
 enum class Space : uint8_t { Global, Shared, Private };
 
-/// Last accesses of one shared byte, for --check-races.
+/// Last accesses of one shared or global byte, for --check-races.
 struct Shadow {
   int32_t writer = -1;
   uint32_t writeEpoch = 0;
@@ -63,6 +64,10 @@ struct Buffer {
   /// ((linear id + 1) << 32) and the generation of its writes then (see
   /// CrossCta.cpp); 0 for bytes no CTA of the launch wrote.
   std::vector<uint64_t> ctaStamp;
+  /// Global bytes (with --check-races): the shadow of the bytes the running
+  /// cluster touched, by Machine::kShadowPage-byte pages from `lo` (null:
+  /// not touched), taken from Machine::shadowPool.
+  std::vector<Shadow *> shadowPages;
   std::string name;
 };
 
@@ -240,6 +245,8 @@ public:
                   int64_t bytes, bool isLoad);
   void shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
                     int64_t bytes, bool isWrite);
+  Shadow *globalShadow(Buffer &b, int64_t byte);
+  void releaseGlobalShadow();
   void countShared(const Inst &i, const int64_t *addr, uint32_t mask,
                    unsigned bytes);
   void countGlobal(const Inst &i, const int64_t *addr, uint32_t mask,
@@ -418,6 +425,16 @@ public:
   std::vector<uint32_t> ctaGeneration;
   std::unordered_map<uint32_t, CtaClock> ctaAcquired, ctaAcquiredAsync;
   std::map<std::pair<uint32_t, int64_t>, CtaClock> flagClocks;
+
+  /// The race detector's shadow of global memory within a CTA: pages of
+  /// Shadow handed to the global buffers' bytes a cluster touches, and
+  /// which (buffer, page) have one. They go back when the next cluster
+  /// starts (their entries are then of older epochs, so never racy), which
+  /// keeps the cost to what one cluster touches, not the arguments' size.
+  static constexpr int64_t kShadowPage = 256;
+  std::vector<std::unique_ptr<Shadow[]>> shadowPool;
+  size_t shadowPoolUsed = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> shadowTouched;
 
   // The running warp.
   Warp *cur = nullptr;

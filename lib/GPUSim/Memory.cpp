@@ -61,7 +61,7 @@ bool Machine::checkBytes(const Inst &i, int lane, Buffer &b, int64_t byte,
   }
   if (!b.tmaFill.empty() && !checkTmaFill(i, lane, b, byte, bytes, isLoad))
     return false;
-  if (!b.shadow.empty())
+  if (!b.shadow.empty() || (b.space == Space::Global && options.checkRaces))
     shadowAccess(i, lane, b, byte, bytes, !isLoad);
   if (b.space == Space::Global && options.checkRaces &&
       !checkCrossCta(i, lane, b, byte, bytes, isLoad, /*async=*/false))
@@ -100,37 +100,82 @@ bool Machine::checkTmaFill(const Inst &i, int lane, Buffer &b, int64_t byte,
   return true;
 }
 
+Shadow *Machine::globalShadow(Buffer &b, int64_t byte) {
+  if (b.shadowPages.empty())
+    b.shadowPages.assign(size_t((b.hi - b.lo + kShadowPage - 1) / kShadowPage),
+                         nullptr);
+  int64_t at = byte - b.lo;
+  Shadow *&page = b.shadowPages[size_t(at / kShadowPage)];
+  if (!page) {
+    if (shadowPoolUsed == shadowPool.size())
+      shadowPool.push_back(std::make_unique<Shadow[]>(kShadowPage));
+    page = shadowPool[shadowPoolUsed++].get();
+    shadowTouched.push_back(
+        {uint32_t(&b - buffers.data()), uint32_t(at / kShadowPage)});
+  }
+  return page + at % kShadowPage;
+}
+
+void Machine::releaseGlobalShadow() {
+  for (auto [buffer, page] : shadowTouched)
+    buffers[buffer].shadowPages[page] = nullptr;
+  shadowTouched.clear();
+  shadowPoolUsed = 0;
+}
+
+/// Checks an access against the last writer and readers of each byte and
+/// records it. Shared bytes are checked against the threads of the cluster
+/// (distributed shared memory), global ones against the threads of this
+/// CTA: the order of global memory between CTAs is CrossCta.cpp's.
 void Machine::shadowAccess(const Inst &i, int lane, Buffer &b, int64_t byte,
                            int64_t bytes, bool isWrite) {
   // Threads of the cluster: rank * 1024 + the thread's linear index.
   int32_t t = int32_t(curRank * 1024 + cur->id * 32 + lane);
   int32_t warp = t / 32;
   uint32_t syncs = cur->warpSyncs;
+  bool global = b.space == Space::Global;
+  // Epochs are unique per CTA, so only this CTA's accesses since its last
+  // barrier have the running epoch.
+  auto racy = [&](uint32_t e) { return global ? e == epoch : unordered(e); };
   // A lane of this warp, before a bar.warp.sync this warp has passed since.
   auto syncedInWarp = [&](int32_t otherWarp, uint32_t otherSyncs) {
     return otherWarp == warp && syncs > otherSyncs;
   };
+  Shadow *page = nullptr;
   for (int64_t k = byte; k < byte + bytes; ++k) {
-    Shadow &s = b.shadow[k];
+    if (!global)
+      page = &b.shadow[k];
+    else if (!page || (k - b.lo) % kShadowPage == 0)
+      page = globalShadow(b, k);
+    else
+      ++page;
+    Shadow &s = *page;
     const char *kind = nullptr;
     int32_t other = -1;
-    if (s.writer != t && unordered(s.writeEpoch) &&
+    if (s.writer != t && racy(s.writeEpoch) &&
         !syncedInWarp(s.writer / 32, s.writeSync)) {
       kind = isWrite ? "write after write" : "read after write";
       other = s.writer;
     } else if (isWrite && s.reader != t && s.reader != -1 &&
-               unordered(s.readEpoch) &&
-               !syncedInWarp(s.readerWarp, s.readSync)) {
+               racy(s.readEpoch) && !syncedInWarp(s.readerWarp, s.readSync)) {
       kind = "write after read";
       other = s.reader;
     }
     if (kind) {
-      std::string by =
-          other == -2 ? std::string("several threads") : threadName(other);
-      fail(i, lane,
-           llvm::formatv("data race ({0}) on byte {1} of {2} (shared "
-                         "memory{3}) with {4} since the last barrier",
-                         kind, k, b.name, ctaOfBuffer(b), by));
+      std::string by = other == -2 ? std::string("several threads")
+                       : global    ? "thread " + std::to_string(other % 1024)
+                                   : threadName(other);
+      if (global)
+        fail(i, lane,
+             llvm::formatv("data race ({0}) on byte {1} of {2} (global "
+                           "memory) with {3} of this CTA since the last "
+                           "barrier",
+                           kind, k, b.name, by));
+      else
+        fail(i, lane,
+             llvm::formatv("data race ({0}) on byte {1} of {2} (shared "
+                           "memory{3}) with {4} since the last barrier",
+                           kind, k, b.name, ctaOfBuffer(b), by));
       return;
     }
     if (isWrite) {

@@ -20,7 +20,7 @@
 !g = !axe.buffer<4x16xi1, #axe.layout<S[(4, 16) : (16, 1)]>, global>
 !s = !axe.buffer<4x16xi1, #axe.layout<S[(4, 16) : (16, 1)]>, shared>
 !st = !axe.buffer<4x16xi1, #axe.layout<S[(4, 16) : (1, 4)]>, shared>
-!r = !axe.buffer<4x16xi1, #axe.layout<S[(4, 16) : (16, 1)]>, reg>
+!r = !axe.buffer<4x16xi1, #axe.layout<S[(4, 16) : (16, 1)] + R[32 : 1@laneid]>, reg>
 !srow = !axe.buffer<1x16xi1, #axe.layout<S[(1, 16) : (16, 1)]>, shared>
 
 module attributes {axe.target = #axe.target<"cpu">} {
@@ -42,14 +42,17 @@ module attributes {axe.target = #axe.target<"cpu">} {
     return
   }
 
-  // Every thread copies A to B through its own registers.
+  // Every thread copies A into its own registers (a tile replicated over
+  // the lanes); one holder of each element stores it to B (every thread
+  // storing every element, as a copy at thread scope does, is a
+  // write-write race on global memory, which axe-gpu-run reports).
   func.func @copy_reg(%A: memref<4x16xi1>, %B: memref<4x16xi1>) {
     axe.kernel grid [1] threads 32 {
       %a = axe.view %A[0, 0] : memref<4x16xi1> -> !g
       %r = axe.alloc : !r
-      axe.copy %a to %r at thread : !g to !r
+      axe.copy %a to %r at warp : !g to !r
       %b = axe.view %B[0, 0] : memref<4x16xi1> -> !g
-      axe.copy %r to %b at thread : !r to !g
+      axe.copy %r to %b at warp : !r to !g
     }
     return
   }
