@@ -5,6 +5,7 @@
 #include "axe/Layout/Algebra.h"
 #include "axe/Support/ElementBytes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -257,13 +258,25 @@ void KernelInference::evaluateConversions(Operation *op, OpCost &result) {
         Value original = originals[&c - conversions.data()].second;
         auto [reads, writes] = accessOf(op, c.operand);
         if (reads) {
-          builder.setInsertionPoint(op);
+          builder.setInsertionPoint(copyInPoint(op, original));
           copies.push_back(CopyOp::create(builder, op->getLoc(), original,
                                           alloc->getResult(0), scope,
                                           /*schedule=*/nullptr));
         }
         if (writes) {
-          builder.setInsertionPointAfter(completionOf(op));
+          std::string why;
+          Operation *point = copyBackPoint(op, original, why);
+          if (!point) {
+            result.declined.push_back(
+                {s, (llvm::Twine("operand #") + llvm::Twine(c.operand) +
+                     " would go through a scratch buffer, but the copy back "
+                     "has no one right place: " +
+                     why)
+                        .str()});
+            accepted = false;
+            break;
+          }
+          builder.setInsertionPointAfter(point);
           copies.push_back(CopyOp::create(builder, op->getLoc(),
                                           alloc->getResult(0), original, scope,
                                           /*schedule=*/nullptr));
@@ -324,15 +337,126 @@ std::pair<bool, bool> accessOf(Operation *op, unsigned index) {
   return {reads, writes};
 }
 
-/// Where what `op` wrote can be read: after the axe.wait on its token for
-/// an asynchronous operator, right after it otherwise.
-Operation *completionOf(Operation *op) {
-  for (Value result : op->getResults())
-    if (isa<TokenType>(result.getType()))
-      for (Operation *user : result.getUsers())
-        if (isa<WaitOp>(user) && user->getBlock() == op->getBlock())
-          return user;
-  return op;
+/// Whether an op nested in `root` has an operand that is `original` or
+/// shares its buffer (a slice of it, the alloc it slices, a value tied to
+/// either).
+bool KernelInference::touches(Operation *root, Value original) const {
+  int variable = nodes[nodeOf(original)].variable;
+  WalkResult found = root->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (int n = nodeOf(operand); n >= 0 && nodes[n].variable == variable)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// Where what `op` wrote into a scratch buffer can be copied back to
+/// `original`: right after `op`, or for an asynchronous operator after the
+/// axe.wait that completes its token. A wait nested in an scf.if (or
+/// another region run at most once) takes the copy right after it, so that
+/// it runs exactly when the wait does; a wait inside a loop takes it after
+/// the loop, which is only right when nothing in the loop touches the
+/// buffer (a copy inside would run again on every trip, over what the loop
+/// wrote). Null, with `why`, where no single place is right.
+Operation *KernelInference::copyBackPoint(Operation *op, Value original,
+                                          std::string &why) const {
+  llvm::SmallVector<Operation *, 2> waits;
+  bool async = false;
+  for (Value result : op->getResults()) {
+    if (!isa<TokenType>(result.getType()))
+      continue;
+    async = true;
+    for (Operation *user : result.getUsers()) {
+      if (!isa<WaitOp>(user)) {
+        why = (llvm::Twine("its token reaches ") +
+               user->getName().getStringRef() +
+               ", so the wait that completes it is not in reach; only a "
+               "wait in the operator's block or in regions nested there is")
+                  .str();
+        return nullptr;
+      }
+      if (!llvm::is_contained(waits, user))
+        waits.push_back(user);
+    }
+  }
+  if (!async)
+    return op;
+  if (waits.empty()) {
+    why = "nothing waits for its token";
+    return nullptr;
+  }
+  Block *block = op->getBlock();
+  // Each wait's ancestor in the operator's block, the first of them, and
+  // whether a wait lies there directly.
+  Operation *first = nullptr, *direct = nullptr, *wait = nullptr;
+  for (Operation *w : waits) {
+    Operation *ancestor = block->findAncestorOpInBlock(*w);
+    if (!ancestor || ancestor->isBeforeInBlock(op)) {
+      why = "its token is waited for outside the block the operator is in";
+      return nullptr;
+    }
+    if (!first || ancestor->isBeforeInBlock(first)) {
+      first = ancestor;
+      wait = w;
+    }
+    if (ancestor == w && (!direct || w->isBeforeInBlock(direct)))
+      direct = w;
+  }
+  // A wait in the block that no other wait precedes completes the token
+  // before anything after it runs; later waits only repeat it.
+  if (direct && direct == first)
+    return direct;
+  if (waits.size() > 1) {
+    why = (llvm::Twine("its token is waited for in ") +
+           llvm::Twine(waits.size()) +
+           " places, the first of them nested in a region, so no one place "
+           "follows the wait that completes it on every path")
+              .str();
+    return nullptr;
+  }
+  bool once = true;
+  for (Operation *parent = wait->getParentOp(); parent != first;
+       parent = parent->getParentOp())
+    once &= isa<scf::IfOp, scf::ExecuteRegionOp>(parent);
+  once &= isa<scf::IfOp, scf::ExecuteRegionOp>(first);
+  if (once)
+    return wait;
+  if (!touches(first, original))
+    return first;
+  why = (llvm::Twine("its axe.wait is inside ") +
+         first->getName().getStringRef() +
+         ", which may run its region more than once and also touches the "
+         "buffer: a copy back after the wait would run again on every trip, "
+         "one after that op comes after its own reads")
+            .str();
+  return nullptr;
+}
+
+/// Where the copy into a scratch buffer `op` reads goes: right before
+/// `op`, but before the ops just ahead of it that only prepare `op`'s other
+/// operands (a zero fill of its accumulator), so a schedule that folds
+/// such an op into the next one still finds `op` next.
+Operation *KernelInference::copyInPoint(Operation *op, Value original) const {
+  Operation *point = op;
+  int variable = nodeOf(original) >= 0 ? nodes[nodeOf(original)].variable : -1;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (!isa<OperatorOpInterface>(prev) || prev->getNumRegions() != 0)
+      break;
+    bool prepares = true;
+    for (Value operand : prev->getOperands()) {
+      if (!isa<BufferType>(operand.getType()))
+        continue;
+      int n = nodeOf(operand);
+      prepares &= operand != original &&
+                  llvm::is_contained(op->getOperands(), operand) &&
+                  (n < 0 || nodes[n].variable != variable);
+    }
+    if (!prepares)
+      break;
+    point = prev;
+  }
+  return point;
 }
 
 } // namespace axe::inference

@@ -2,7 +2,9 @@
 
 #include "KernelInference.h"
 
+#include "axe/Codegen/ElementLoops.h"
 #include "axe/Layout/Algebra.h"
+#include "axe/Layout/Placement.h"
 #include "axe/Layout/Strided.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -102,7 +104,45 @@ bool KernelInference::addCandidate(Operation *op, unsigned operand,
     return false;
   var.candidates.push_back(
       {getLayoutAttr(kernel.getContext(), layout), origin});
+  if (std::optional<Layout> replicated =
+          replicateOverScope(op, layout, root.pending))
+    fallbacks.push_back({node.variable,
+                         getLayoutAttr(kernel.getContext(), *replicated),
+                         origin + ", replicated over the scope's threads"});
   return true;
+}
+
+/// A register layout on no thread axis is one thread's own buffer, which an
+/// operator at a wider scope may not own (a 1 x 37 tile has no runs that
+/// divide evenly among a warp's lanes, so a proposal can come out so).
+/// Every thread of `op`'s scope holding all of it is a layout such an
+/// operator owns.
+std::optional<Layout>
+KernelInference::replicateOverScope(Operation *op, const Layout &layout,
+                                    BufferType type) const {
+  auto operatorOp = dyn_cast<OperatorOpInterface>(op);
+  if (!operatorOp || type.getMemorySpace() != MemorySpace::Reg ||
+      layout.isSwizzled() || !layout.tile().replica().empty())
+    return std::nullopt;
+  ScopeKind scope = operatorOp.getScope().getKind();
+  if (scope == ScopeKind::Thread || scope > ScopeKind::CTA)
+    return std::nullopt;
+  for (const std::string &axis : placementAxes(layout.tile()))
+    if (axisKind(axis) == AxisKind::Thread)
+      return std::nullopt;
+  const TargetDescription &target = ctx.source ? *ctx.source : *ctx.target;
+  auto unit = ExecutionScope(static_cast<int>(scope));
+  int64_t threads = target.threadsPerInstance(unit, threadsOf(op));
+  const TargetAxis *axis =
+      target.axisNumbering(ExecutionScope::Thread, unit, /*dim=*/0);
+  if (threads <= 1 || !axis)
+    return std::nullopt;
+  Result<TileLayout> tile = TileLayout::create(
+      IterList(layout.tile().shard().begin(), layout.tile().shard().end()),
+      {Iter{threads, 1, axis->name.str()}});
+  if (!tile)
+    return std::nullopt;
+  return Layout(*tile);
 }
 
 /// A copy's other side, where this side's memory admits its layout.
@@ -219,6 +259,29 @@ LogicalResult KernelInference::choose() {
       return failure();
     }
 
+  double bestCost = search();
+  // Register layouts replicated over a scope's threads hold as many copies
+  // as threads: tried only when nothing else runs the kernel.
+  if (bestCost == kInfeasible && !fallbacks.empty()) {
+    std::vector<Fallback> kept = std::move(fallbacks);
+    fallbacks.clear();
+    for (const Fallback &f : kept) {
+      Variable &var = variables[f.variable];
+      Layout canonical = canonicalize(f.layout.getLayout());
+      if (llvm::none_of(var.candidates, [&](const Candidate &c) {
+            return canonicalize(c.layout.getLayout()) == canonical;
+          }))
+        var.candidates.push_back({f.layout, f.origin});
+    }
+    bestCost = search();
+  }
+  if (bestCost != kInfeasible)
+    return success();
+  explain(best);
+  return failure();
+}
+
+double KernelInference::search() {
   int64_t combos = 1;
   for (const Variable &var : variables)
     combos =
@@ -271,10 +334,7 @@ LogicalResult KernelInference::choose() {
         break;
     }
   }
-  if (bestCost != kInfeasible)
-    return success();
-  explain(best);
-  return failure();
+  return bestCost;
 }
 
 KernelInference::Assignment
@@ -374,6 +434,7 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
     return;
   }
   inferred += variables.size();
+  llvm::SmallVector<std::pair<Operation *, const Schedule *>> pinned;
   OpBuilder builder(kernel.getContext());
   Block &entry = kernel.getBody().front();
   for (auto &[op, cost] : costs) {
@@ -386,12 +447,17 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
       ScopeAttr scope = cast<OperatorOpInterface>(op).getScope();
       auto [reads, writes] = accessOf(op, c.operand);
       if (reads) {
-        builder.setInsertionPoint(op);
+        builder.setInsertionPoint(copyInPoint(op, original));
         CopyOp::create(builder, op->getLoc(), original, scratch, scope,
                        /*schedule=*/nullptr);
       }
       if (writes) {
-        builder.setInsertionPointAfter(completionOf(op));
+        // evaluateConversions kept only conversions with a place to copy
+        // back to.
+        std::string why;
+        Operation *point = copyBackPoint(op, original, why);
+        assert(point && "a conversion without a place for its copy back");
+        builder.setInsertionPointAfter(point);
         CopyOp::create(builder, op->getLoc(), scratch, original, scope,
                        /*schedule=*/nullptr);
       }
@@ -404,7 +470,15 @@ void KernelInference::materialize(bool printOnly, int64_t &inferred,
         kScheduleAttrName,
         builder.getDictionaryAttr(builder.getNamedAttr(
             ctx.targetName(), builder.getStringAttr(cost.schedule->name))));
+    pinned.push_back({op, cost.schedule});
   }
+  // Each op was priced with the IR as it was before any conversion copy: a
+  // schedule that looks at its neighbours (a zero fill folded into the next
+  // gemm) may no longer hold. Such an op is left to axe-dispatch's choice
+  // rather than pinned to a schedule that would refuse it there.
+  for (auto [op, schedule] : pinned)
+    if (!schedule->match(op, ctx).accepted())
+      op->removeAttr(kScheduleAttrName);
 }
 
 } // namespace axe::inference

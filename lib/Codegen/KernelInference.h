@@ -91,9 +91,6 @@ double conversionFactor(const Layout &from, const Layout &to, int64_t size);
 std::optional<std::string> verifyQuietly(Operation *op);
 /// Whether `op` reads (and whether it writes) operand `index`.
 std::pair<bool, bool> accessOf(Operation *op, unsigned index);
-/// Where what `op` wrote can be read: after the axe.wait on its token for
-/// an asynchronous operator, right after it otherwise.
-Operation *completionOf(Operation *op);
 /// Whether `type` is a buffer whose layout is still `?`.
 bool isPending(Type type);
 
@@ -130,8 +127,20 @@ private:
   void ask(Operation *op, ArrayRef<int> vars, llvm::StringRef why);
   bool addCandidate(Operation *op, unsigned operand, Attribute attr,
                     const std::string &origin);
+  /// The least cost over the candidates, its assignment in `best`.
+  double search();
+  std::optional<Layout> replicateOverScope(Operation *op, const Layout &layout,
+                                           BufferType type) const;
   void addCopyPartner(Operation *op);
   void addDefaults();
+  bool touches(Operation *root, Value original) const;
+  /// The op after which the copy from a scratch buffer `op` wrote back to
+  /// `original` goes; null, with `why`, where no single place is right.
+  Operation *copyBackPoint(Operation *op, Value original,
+                           std::string &why) const;
+  /// The op before which the copy of `original` into a scratch buffer `op`
+  /// reads goes.
+  Operation *copyInPoint(Operation *op, Value original) const;
   std::optional<Layout> lift(const Layout &sliceLayout, const Node &node);
   void explain(ArrayRef<int> assignment);
   /// `assignment` with every variable that has the layout variable `from`
@@ -161,6 +170,13 @@ private:
   /// Cost of an operator by the types of its operands.
   std::map<std::pair<Operation *, std::vector<const void *>>, OpCost> memo;
   Assignment best;
+  /// Candidates kept back until no assignment of the others is feasible.
+  struct Fallback {
+    int variable;
+    LayoutAttrInterface layout;
+    std::string origin;
+  };
+  std::vector<Fallback> fallbacks;
   /// The assignment the values' types show now (-1: `?`).
   Assignment applied;
   /// Bytes of each memory space the kernel's concrete allocs take.

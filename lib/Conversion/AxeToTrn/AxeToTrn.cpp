@@ -108,6 +108,14 @@ LogicalResult eraseBufferOps(func::FuncOp fn, RewriterBase &rw) {
                 "be rewritten first (run axe-dispatch)";
     rw.eraseOp(op);
   }
+  // The engines' semaphores already order every pair of instructions that
+  // touch the same bytes (docs/Trn.md; axe-trn-sim finds the same pairs),
+  // which is all a barrier among the threads of one NeuronCore could add:
+  // it lowers to nothing, as TrnTargetCodegen::barrier says.
+  SmallVector<BarrierOp> barriers;
+  fn.walk([&](BarrierOp barrier) { barriers.push_back(barrier); });
+  for (BarrierOp barrier : barriers)
+    rw.eraseOp(barrier);
   WalkResult left = fn.walk([](Operation *op) {
     if (isa<AxeDialect>(op->getDialect())) {
       op->emitError("trn: ")

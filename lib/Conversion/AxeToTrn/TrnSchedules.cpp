@@ -503,7 +503,9 @@ LogicalResult rewriteMatmul(Operation *op, const ScheduleContext &,
     return failure();
   const GemmPlan &plan = *planned;
   Location loc = op->getLoc();
-  bool zeroInit = op->hasAttr(kZeroInitAttr);
+  // A zero fill folded into the gemm, or the gemm's own zero_init: the
+  // matmul's start flag overwrites PSUM instead of adding to it.
+  bool zeroInit = op->hasAttr(kZeroInitAttr) || cast<GemmOp>(op).getZeroInit();
   const OpSpace &s = plan.set.space;
   emitSpaceLoops(
       rw, loc, s, plan.loops,
@@ -693,10 +695,16 @@ void addTrnSchedules(ScheduleRegistry &registry) {
                    matchFillIntoMatmul, rewriteFillIntoMatmul));
   add(makeSchedule("memset", "axe.fill", 10, "VectorE memset of each tile",
                    matchMemset, rewriteMemset, proposeMemset));
-  add(makeSchedule("tensore-matmul", "axe.gemm", 10,
+  Schedule matmul =
+      makeSchedule("tensore-matmul", "axe.gemm", 10,
                    "TensorE matmuls: K on the partitions, M <= 128, N <= "
                    "512 in one PSUM bank; loops over the rest",
-                   matchMatmul, rewriteMatmul, proposeMatmul));
+                   matchMatmul, rewriteMatmul, proposeMatmul);
+  // zero_init is the start flag of each output tile's first matmul, as for
+  // a fill that matmul-start folds: axe-dispatch puts back no zero fill
+  // (and no barrier after one), and no memset runs.
+  matmul.zeroInit = true;
+  add(std::move(matmul));
   add(makeSchedule("vector-reduce", "axe.reduce", 10,
                    "VectorE tensor_reduce over the free dims",
                    matchVectorReduce, rewriteVectorReduce, proposeReduce));
