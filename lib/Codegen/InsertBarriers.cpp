@@ -15,6 +15,7 @@
 #include "axe/Codegen/Uniformity.h"
 #include "axe/Dialect/Axe/IR/AxeDialect.h"
 #include "axe/Dialect/Axe/IR/AxeOps.h"
+#include "axe/Layout/Swizzle.h"
 #include "axe/Target/Target.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -122,12 +123,18 @@ bool isTracked(Value buffer) {
 /// shared memory, which the other CTAs of the cluster read and write.
 bool isClusterDistributed(Value root) {
   auto type = dyn_cast<BufferType>(root.getType());
-  if (!type || type.getMemorySpace() != MemorySpace::Shared)
+  if (!type || type.getMemorySpace() != MemorySpace::Shared ||
+      !type.hasLayout())
     return false;
-  for (const std::string &axis : type.getLayout().tile().axes()) {
+  // Only a layout that reaches more than one CTA on the axis: one that names
+  // it with stride 0 keeps every element in each CTA's own memory.
+  Result<std::map<std::string, AxisReach>> reach = axisReach(type.getLayout());
+  if (!reach)
+    return true; // cannot tell: take it as shared between CTAs
+  for (const auto &[axis, range] : *reach) {
     const TargetAxis *a = findAxisOnAnyTarget(axis);
     if (a && a->role == AxisRole::CTA && a->scope &&
-        *a->scope == ExecutionScope::Cluster)
+        *a->scope == ExecutionScope::Cluster && range.hi > range.lo)
       return true;
   }
   return false;
