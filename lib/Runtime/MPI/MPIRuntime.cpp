@@ -45,6 +45,19 @@ namespace {
   std::exit(1);
 }
 
+/// Ends the run on an error every rank finds at the same point (the process
+/// count): each rank says why and finalizes, so mpiexec forwards every
+/// message. MPI_Abort may kill the processes before mpiexec has read what
+/// they wrote.
+[[noreturn]] void failOnEveryRank(const std::string &message) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "axe-mpi (rank %d): %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  MPI_Finalize();
+  std::exit(1);
+}
+
 void check(int code, const char *what) {
   if (code == MPI_SUCCESS)
     return;
@@ -280,10 +293,10 @@ public:
     for (int64_t e : extents)
       ranks *= e;
     if (ranks != size)
-      abortRun("the kernel's mesh " + meshText(extents) + " has " +
-               std::to_string(ranks) + " devices but the run has " +
-               std::to_string(size) + " ranks (axe-mpirun -n " +
-               std::to_string(ranks) + ")");
+      failOnEveryRank("the kernel's mesh " + meshText(extents) + " has " +
+                      std::to_string(ranks) + " devices but the run has " +
+                      std::to_string(size) + " ranks (axe-mpirun -n " +
+                      std::to_string(ranks) + ")");
   }
 
 private:
