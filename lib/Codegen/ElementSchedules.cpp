@@ -105,6 +105,25 @@ std::optional<unsigned> elementwiseDriver(ElementwiseOp op,
   return std::nullopt;
 }
 
+/// The memory an operand lives in: its allocation, or the memref its view
+/// takes (two views of one memref share it).
+Value memoryOf(const ElementOperand &o) {
+  if (auto view = dyn_cast<ViewOp>(o.ref.root))
+    return view.getSource();
+  return o.ref.root->getResult(0);
+}
+
+/// Whether an output in memory shares memory with an input (`ops` holds the
+/// inputs, then the outputs).
+bool updatesMemoryInPlace(ArrayRef<ElementOperand> ops, unsigned numInputs) {
+  for (const ElementOperand &out : ops.drop_front(numInputs))
+    for (const ElementOperand &in : ops.take_front(numInputs))
+      if (!out.isRegister() && !in.isRegister() &&
+          memoryOf(out) == memoryOf(in))
+        return true;
+  return false;
+}
+
 SmallVector<Value> operandsOf(ElementwiseOp op) {
   SmallVector<Value> all(op.getInputs());
   llvm::append_range(all, op.getOutputs());
@@ -174,7 +193,14 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
   bool memoryOutputsOnly =
       llvm::none_of(llvm::drop_begin(*ops, numInputs),
                     [](const ElementOperand &o) { return o.isRegister(); });
-  auto evaluate = [&](OpBuilder &b, Location l, ValueRange x) {
+  // With register outputs too, every holder computes the body; where a
+  // memory output updates an input in place, those that do not store read
+  // elements the writer stores. They compute first, then a barrier over
+  // the scope, then the writer.
+  bool writerAfterReaders =
+      writer && !memoryOutputsOnly && updatesMemoryInPlace(*ops, numInputs);
+  auto evaluate = [&](OpBuilder &b, Location l, ValueRange x, Value storeIf,
+                      bool storeMemory) {
     IRMapping map;
     for (unsigned k = 0; k < numInputs; ++k) {
       const ElementOperand &in = (*ops)[k];
@@ -186,19 +212,41 @@ LogicalResult rewriteElementwise(Operation *raw, const ScheduleContext &ctx,
     Operation *yield = body.getTerminator();
     for (auto [k, v] : llvm::enumerate(yield->getOperands())) {
       const ElementOperand &out = (*ops)[numInputs + k];
-      guarded(b, l, out.isRegister() || memoryOutputsOnly ? Value() : writer,
-              [&](OpBuilder &ib) {
-                out.write(ib, l, mapIndices(ib, l, x, shape, out.shape()),
-                          castElements(ib, l, map.lookupOrDefault(v),
-                                       out.elementType()));
-              });
+      if (!out.isRegister() && !storeMemory)
+        continue;
+      guarded(b, l, out.isRegister() ? Value() : storeIf, [&](OpBuilder &ib) {
+        out.write(
+            ib, l, mapIndices(ib, l, x, shape, out.shape()),
+            castElements(ib, l, map.lookupOrDefault(v), out.elementType()));
+      });
     }
   };
   auto compute = [&](OpBuilder &b, Location l, ValueRange x) {
     if (!writer || !memoryOutputsOnly)
-      return evaluate(b, l, x);
-    guarded(b, l, writer, [&](OpBuilder &ib) { evaluate(ib, l, x); });
+      return evaluate(b, l, x, writer, /*storeMemory=*/true);
+    guarded(b, l, writer, [&](OpBuilder &ib) {
+      evaluate(ib, l, x, Value(), /*storeMemory=*/true);
+    });
   };
+  if (writerAfterReaders) {
+    const ElementOperand &d = (*ops)[*driver];
+    Value reader = arith::XOrIOp::create(
+        rw, loc, writer, arith::ConstantIntOp::create(rw, loc, 1, 1));
+    auto phase = [&](Value who, bool storeMemory) {
+      forEachHeld(rw, loc, cg, d, [&](OpBuilder &b, Location l, ValueRange x) {
+        guarded(b, l, who, [&](OpBuilder &ib) {
+          evaluate(ib, l, mapIndices(ib, l, x, d.shape(), shape), Value(),
+                   storeMemory);
+        });
+      });
+    };
+    phase(reader, /*storeMemory=*/false);
+    if (failed(cg.barrier(rw, loc, scopeOf(raw))))
+      return failure();
+    phase(writer, /*storeMemory=*/true);
+    rw.eraseOp(op);
+    return success();
+  }
   if (driver) {
     const ElementOperand &d = (*ops)[*driver];
     forEachHeld(rw, loc, cg, d, [&](OpBuilder &b, Location l, ValueRange x) {

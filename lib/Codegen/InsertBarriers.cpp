@@ -18,9 +18,14 @@
 #include "axe/Layout/Swizzle.h"
 #include "axe/Target/Target.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -223,21 +228,26 @@ SmallVector<Effect> effectsOf(Operation *op, const TargetDescription *target) {
 /// The barrier that orders an access to `pending` at `pendingScope` before
 /// one to `next` at `nextScope`: where one scope instance touches one
 /// buffer value both times (and in one iteration of every loop that value
-/// is computed in), that instance's barrier (none for a thread, which sees
-/// its own accesses in order); else the CTA's, or the cluster's when either
-/// scope spans CTAs or the buffer is distributed over the cluster's CTAs.
+/// is computed in), and that value is the instance's own (`perInstance`:
+/// the instances see different values, or there is one instance), that
+/// instance's barrier (none for a thread, which sees its own accesses in
+/// order); else the CTA's, or the cluster's when either scope spans CTAs or
+/// the buffer is distributed over the cluster's CTAs. (One value that every
+/// instance sees is one memory they all touch: a write by some instances,
+/// under control flow, meets the others' reads.)
 Level needed(Value pending, ScopeKind pendingScope, bool crossed, Value next,
-             ScopeKind nextScope, bool cluster) {
+             ScopeKind nextScope, bool cluster, bool perInstance) {
   Level a = levelOf(pendingScope), b = levelOf(nextScope);
-  if (pending == next && a == b && !crossed)
+  if (pending == next && a == b && !crossed && perInstance)
     return a == Level::Thread ? Level::None : a;
   return std::max({a, b, cluster ? Level::Cluster : Level::CTA});
 }
 
 class Inserter {
 public:
-  Inserter(Operation *kernel, const TargetDescription *target, bool insert)
-      : uniformity(kernel), target(target), insert(insert) {}
+  Inserter(KernelOp kernel, const TargetDescription *target, bool insert)
+      : uniformity(kernel), target(target), insert(insert),
+        kernelThreads(int64_t(kernel.getThreads())) {}
 
   LogicalResult walkBlock(Block &block, State &state);
   /// A CTA's shared memory lives as long as the CTA: one the cluster's
@@ -255,8 +265,21 @@ private:
       entry.second.ordered = std::max(entry.second.ordered, level);
   }
   /// The barrier `effects` of an op at `scope` need before them.
-  static Level barrierFor(const State &state, ArrayRef<Effect> effects,
-                          ScopeKind scope);
+  Level barrierFor(const State &state, ArrayRef<Effect> effects,
+                   ScopeKind scope);
+  /// Whether each instance of `scope` sees its own value of `buffer` (or
+  /// there is one instance where the code runs).
+  bool ownedPerInstance(Value buffer, ScopeKind scope);
+  /// Whether `offset` steps by at least `extent` from one instance of
+  /// `scope` to the next: an axis id times a constant, plus what the
+  /// instances agree on.
+  bool separatesInstances(Value offset, int64_t extent, ScopeKind scope);
+  /// Threads that run the code being walked: the partition's or the CTA's.
+  int64_t threadsHere();
+  /// Orders before `begin` what the turn it starts touches against what
+  /// came before: inside a turn only its warpgroup runs, so no barrier over
+  /// the partition can go there.
+  LogicalResult visitTurnBegin(TurnBeginOp begin, State &state);
   /// Places (when inserting) the barrier that gives `level` before
   /// `before`; returns what it orders.
   FailureOr<Level> placeBarrier(Operation *before, Level level);
@@ -287,6 +310,11 @@ private:
   bool insert;
   /// The partition whose body is being walked, if any.
   PartitionOp partition;
+  /// Inside a turn (between axe.turn_begin and axe.turn_end): what is
+  /// pending there was touched by the turn's warpgroup alone.
+  bool inTurn = false;
+  /// Threads of the kernel's CTA.
+  int64_t kernelThreads = 0;
   /// Writers already followed by a proxy fence.
   llvm::SmallPtrSet<Operation *, 8> fenced;
 
@@ -305,12 +333,72 @@ Level Inserter::barrierFor(const State &state, ArrayRef<Effect> effects,
         continue;
       Level level =
           needed(Value::getFromOpaquePointer(pendingBuffer), access.scope,
-                 access.crossed, e.buffer, scope, isClusterDistributed(root));
+                 access.crossed, e.buffer, scope, isClusterDistributed(root),
+                 ownedPerInstance(e.buffer, scope));
       if (level > access.ordered)
         want = std::max(want, level);
     }
   }
   return want;
+}
+
+int64_t Inserter::threadsHere() {
+  int64_t warpSize = target ? target->warpSize : 32;
+  return partition ? int64_t(partition.getNumWarps()) * warpSize
+                   : kernelThreads;
+}
+
+bool Inserter::ownedPerInstance(Value buffer, ScopeKind scope) {
+  int64_t size = 0;
+  if (scope == ScopeKind::Warp)
+    size = target ? target->warpSize : 32;
+  else if (scope == ScopeKind::Warpgroup)
+    size = target && target->warpgroupSize() ? target->warpgroupSize() : 128;
+  if (size > 0 && threadsHere() <= size)
+    return true;
+  return uniformity.uniformScope(buffer) == scope;
+}
+
+bool Inserter::separatesInstances(Value offset, int64_t extent,
+                                  ScopeKind scope) {
+  auto wide = ScopeKind(int(scope) + 1);
+  int64_t step = 1;
+  for (Value v = offset;;) {
+    if (v.getDefiningOp<AxisIdOp>())
+      return std::abs(step) >= extent;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumOperands() == 0)
+      return false;
+    if (isa<arith::IndexCastOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (!isa<arith::MulIOp, arith::AddIOp, arith::SubIOp>(def))
+      return false;
+    Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+    if (isa<arith::MulIOp>(def)) {
+      std::optional<int64_t> k = getConstantIntValue(rhs);
+      if (!k) {
+        std::swap(lhs, rhs);
+        k = getConstantIntValue(rhs);
+      }
+      if (!k || *k == 0 || llvm::MulOverflow(step, *k, step) ||
+          step == std::numeric_limits<int64_t>::min())
+        return false;
+      v = lhs;
+      continue;
+    }
+    // A term the instances agree on moves them all alike.
+    if (uniformity.isUniformAcross(rhs, wide)) {
+      v = lhs;
+    } else if (uniformity.isUniformAcross(lhs, wide)) {
+      v = rhs;
+      if (isa<arith::SubIOp>(def))
+        step = -step;
+    } else {
+      return false;
+    }
+  }
 }
 
 Level Inserter::covered(ScopeKind scope) {
@@ -338,20 +426,30 @@ std::optional<ScopeKind> Inserter::partitionBarrier(Level level) {
     return ScopeKind::Warp;
   if (covered(ScopeKind::Warpgroup) == Level::CTA)
     return ScopeKind::Warpgroup;
-  // A cta barrier here pairs with the other partitions' barriers, and the
-  // dialect has no barrier over a partition's warps alone: what they hand
-  // each other the program orders itself (pipelines, turns, cta barriers
-  // every partition issues), as it orders what partitions hand each other.
+  // A cta barrier here would pair with the other partitions' barriers: the
+  // partition's own barrier (axe.partition_barrier) orders its warps.
   return std::nullopt;
 }
 
 FailureOr<Level> Inserter::placeBarrier(Operation *before, Level level) {
   ScopeKind scope = scopeOfLevel(level);
+  // Over a partition's warps where no scope's barrier is: its own.
+  bool partitionWide = false;
   if (partition) {
     std::optional<ScopeKind> inPartition = partitionBarrier(level);
-    if (!inPartition)
-      return Level::None;
-    scope = *inPartition;
+    if (!inPartition && level != Level::CTA) {
+      if (!insert)
+        return Level::None;
+      return before->emitError("axe-insert-barriers: this operator needs a "
+                               "cluster barrier before it (an earlier "
+                               "operator touches the same distributed shared "
+                               "memory, one of them writing), but it runs in "
+                               "an axe.partition, whose warps alone cannot "
+                               "meet the cluster's; move the operators out "
+                               "of the axe.warp_specialize");
+    }
+    partitionWide = !inPartition;
+    scope = inPartition.value_or(ScopeKind::CTA);
   }
   if (!insert)
     return covered(scope);
@@ -381,8 +479,11 @@ FailureOr<Level> Inserter::placeBarrier(Operation *before, Level level) {
                << "; move the operators out of it or order them yourself";
   }
   OpBuilder b(before);
-  BarrierOp::create(b, before->getLoc(),
-                    ScopeAttr::get(before->getContext(), scope));
+  if (partitionWide)
+    PartitionBarrierOp::create(b, before->getLoc());
+  else
+    BarrierOp::create(b, before->getLoc(),
+                      ScopeAttr::get(before->getContext(), scope));
   ++inserted;
   return covered(scope);
 }
@@ -398,9 +499,10 @@ void Inserter::fenceGenericWrites(const State &state,
       if (!access.generic || access.root != root || fenced.contains(writer))
         continue;
       fenced.insert(writer);
-      if (!insert || isa<WarpSpecializeOp>(writer))
+      if (!insert)
         continue;
-      // After the writer, by the threads that wrote.
+      // After the writer, by the threads that wrote (after a warp
+      // specialization every thread runs it, the writers among them).
       OpBuilder b(writer->getContext());
       b.setInsertionPointAfter(writer);
       FenceAsyncProxyOp::create(b, writer->getLoc());
@@ -420,6 +522,17 @@ void Inserter::record(State &state, Operation *op, ArrayRef<Effect> effects,
 LogicalResult Inserter::visit(Operation *op, State &state) {
   if (auto barrier = dyn_cast<BarrierOp>(op)) {
     order(state, covered(barrier.getScope().getKind()));
+    return success();
+  }
+  if (auto begin = dyn_cast<TurnBeginOp>(op))
+    return visitTurnBegin(begin, state);
+  if (isa<TurnEndOp>(op)) {
+    inTurn = false;
+    return success();
+  }
+  if (isa<PartitionBarrierOp>(op)) {
+    // Only the partition's warps run its code: as a CTA's barrier.
+    order(state, Level::CTA);
     return success();
   }
   if (isa<FenceAsyncProxyOp>(op)) {
@@ -444,6 +557,9 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
     SmallVector<Effect> effects = effectsOf(op, target);
     fenceGenericWrites(state, effects);
     Level level = barrierFor(state, effects, scope);
+    // What a turn left pending its own warpgroup touched.
+    if (inTurn)
+      level = std::min(level, Level::Warpgroup);
     if (level != Level::None) {
       FailureOr<Level> orders = placeBarrier(op, level);
       if (failed(orders))
@@ -470,6 +586,25 @@ LogicalResult Inserter::visit(Operation *op, State &state) {
     return visitLoop(op, loop->getRegions(), state);
   if (auto loop = dyn_cast<scf::WhileOp>(op))
     return visitLoop(op, loop->getRegions(), state);
+  return success();
+}
+
+LogicalResult Inserter::visitTurnBegin(TurnBeginOp begin, State &state) {
+  SmallVector<Effect> effects;
+  for (Operation *op = begin->getNextNode(); op && !isa<TurnEndOp>(op);
+       op = op->getNextNode())
+    op->walk([&](OperatorOpInterface inner) {
+      llvm::append_range(effects, effectsOf(inner, target));
+    });
+  fenceGenericWrites(state, effects);
+  Level level = barrierFor(state, effects, ScopeKind::CTA);
+  if (level != Level::None) {
+    FailureOr<Level> orders = placeBarrier(begin, std::max(level, Level::CTA));
+    if (failed(orders))
+      return failure();
+    order(state, *orders);
+  }
+  inTurn = true;
   return success();
 }
 
@@ -524,6 +659,7 @@ LogicalResult Inserter::visitLoop(Operation *loop,
   Inserter probe(loop->getParentOfType<KernelOp>(), target,
                  /*insert=*/false);
   probe.partition = partition;
+  probe.inTurn = inTurn;
   State head = state;
   for (;;) {
     State next = head;
@@ -559,10 +695,12 @@ bool Inserter::fixedPerInstance(Value buffer, Operation *loop, ScopeKind scope,
     } else {
       return false;
     }
+    auto shape = cast<BufferType>(v.getType()).getShape();
     if (!variesIn(source, loop, memo))
-      for (Value offset : offsets)
+      for (auto [d, offset] : llvm::enumerate(offsets))
         if (!variesIn(offset, loop, memo) &&
-            !uniformity.isUniformAcross(offset, ScopeKind(int(scope) + 1)))
+            !uniformity.isUniformAcross(offset, ScopeKind(int(scope) + 1)) &&
+            d < shape.size() && separatesInstances(offset, shape[d], scope))
           return true;
     v = source;
   }

@@ -448,6 +448,44 @@ func.func @partitions(%X: memref<1x32xf32>, %Y: memref<1x32xf32>) {
 
 // -----
 
+!a = !axe.buffer<64x16xf16, #axe.layout<S[(64, 16) : (16, 1)]>, shared>
+!b = !axe.buffer<16x64xf16, #axe.layout<S[(16, 64) : (64, 1)]>, shared>
+!c = !axe.buffer<64x64xf32, #axe.layout<S[(64, 64) : (64, 1)]>, shared>
+
+// Ordinary stores in the partitions of a warp specialization that an
+// asynchronous unit reads after it: every thread fences after the region
+// (the writers among them), then the barrier orders the reader.
+// CHECK-LABEL: func.func @async_after_partitions
+// CHECK: axe.partition warps [4, 8)
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: axe.fill
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// ASYNC-NEXT: axe.fence_async_proxy
+// CHECK-NEXT: axe.barrier at cta
+// CHECK-NEXT: axe.gemm
+func.func @async_after_partitions() attributes {axe.target = #axe.target<"sm_90">} {
+  axe.kernel grid [1] threads 256 {
+    %a = axe.alloc : !a
+    %b = axe.alloc : !b
+    %c = axe.alloc : !c
+    axe.warp_specialize {
+      axe.partition warps [0, 4) {
+        %z = arith.constant 0.0 : f16
+        axe.fill %a, %z at warpgroup : !a
+      }
+      axe.partition warps [4, 8) {
+        %z = arith.constant 1.0 : f16
+        axe.fill %b, %z at warpgroup : !b
+      }
+    }
+    axe.gemm %a, %b into %c at warpgroup : !a, !b into !c
+  }
+  return
+}
+
+// -----
+
 !g = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, global>
 !s = !axe.buffer<64xf32, #axe.layout<S[64 : 1]>, shared>
 !t = !axe.buffer<1xf32, #axe.layout<S[1 : 1] + 5>, shared>
@@ -542,6 +580,36 @@ func.func @dsmem(%X: memref<2x64xf32>, %Y: memref<2x64xf32>) {
     %theirs = axe.slice %d[%o, 0] : !axe.buffer<2x64xf32, #dsm, shared> -> !axe.buffer<1x64xf32, #row, shared>
     %gy = axe.view %Y[%r, 0] : memref<2x64xf32> -> !axe.buffer<1x64xf32, #g, global>
     axe.copy %theirs to %gy at cta : !axe.buffer<1x64xf32, #row, shared> to !axe.buffer<1x64xf32, #g, global>
+  }
+  return
+}
+
+// -----
+
+#dsm = #axe.layout<S[(2, 32) : (1@cbx, 1)]>
+#row = #axe.layout<S[(1, 32) : (1@cbx, 1)]>
+#g = #axe.layout<S[(1, 32) : (32, 1)]>
+
+// Distributed shared memory handed between the CTAs of a cluster inside a
+// partition: a cluster barrier there would wait for warps that never reach
+// it, so the pass refuses (it used to place nothing).
+func.func @cluster_in_partition(%X: memref<2x32xf32>, %Y: memref<2x32xf32>) attributes {axe.target = #axe.target<"sm_90">} {
+  %c1 = arith.constant 1 : index
+  axe.kernel grid [2] threads 64 cluster [2] {
+    %r = axe.axis_id cbx
+    %d = axe.alloc : !axe.buffer<2x32xf32, #dsm, shared>
+    axe.warp_specialize {
+      axe.partition warps [0, 1) {
+        %mine = axe.slice %d[%r, 0] : !axe.buffer<2x32xf32, #dsm, shared> -> !axe.buffer<1x32xf32, #row, shared>
+        %gx = axe.view %X[%r, 0] : memref<2x32xf32> -> !axe.buffer<1x32xf32, #g, global>
+        axe.copy %gx to %mine at warp : !axe.buffer<1x32xf32, #g, global> to !axe.buffer<1x32xf32, #row, shared>
+        %o = arith.subi %c1, %r : index
+        %theirs = axe.slice %d[%o, 0] : !axe.buffer<2x32xf32, #dsm, shared> -> !axe.buffer<1x32xf32, #row, shared>
+        %gy = axe.view %Y[%r, 0] : memref<2x32xf32> -> !axe.buffer<1x32xf32, #g, global>
+        // expected-error @+1 {{needs a cluster barrier before it (an earlier operator touches the same distributed shared memory, one of them writing), but it runs in an axe.partition}}
+        axe.copy %theirs to %gy at warp : !axe.buffer<1x32xf32, #row, shared> to !axe.buffer<1x32xf32, #g, global>
+      }
+    }
   }
   return
 }

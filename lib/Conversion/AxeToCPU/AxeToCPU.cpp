@@ -512,9 +512,9 @@ convertToCPU(ModuleOp module,
   RewritePatternSet patterns(ctx);
   patterns.add<LowerKernel>(converter, ctx, openmp);
   patterns.add<LowerView, FoldSlice, ResolveBufferCast, DropSync<BarrierOp>,
-               DropSync<FenceAsyncProxyOp>, DropSync<TurnBeginOp>,
-               DropSync<TurnEndOp>, DropWait, DropTokenPlaceholder>(converter,
-                                                                    ctx);
+               DropSync<PartitionBarrierOp>, DropSync<FenceAsyncProxyOp>,
+               DropSync<TurnBeginOp>, DropSync<TurnEndOp>, DropWait,
+               DropTokenPlaceholder>(converter, ctx);
   patterns.add<LowerAlloc>(converter, ctx, plans);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);

@@ -92,10 +92,10 @@ LogicalResult checkDispatched(KernelOp kernel) {
              "(the axe-to-nvvm pipeline does)";
       return WalkResult::interrupt();
     }
-    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, FenceAsyncProxyOp,
-            FlagAddOp, FlagWaitOp, WaitOp, WarpSpecializeOp, PartitionOp,
-            PipelineOp, PipelineAcquireOp, PipelineWaitOp, PipelineCommitOp,
-            PipelineReleaseOp, TurnBeginOp, TurnEndOp>(op) ||
+    if (isa<AllocOp, ViewOp, SliceOp, AxisIdOp, BarrierOp, PartitionBarrierOp,
+            FenceAsyncProxyOp, FlagAddOp, FlagWaitOp, WaitOp, WarpSpecializeOp,
+            PartitionOp, PipelineOp, PipelineAcquireOp, PipelineWaitOp,
+            PipelineCommitOp, PipelineReleaseOp, TurnBeginOp, TurnEndOp>(op) ||
         isBufferCast(op) || nvvm::isTmemCast(op) || isTokenPlaceholder(op))
       return WalkResult::advance();
     if (op->getDialect() && op->getDialect()->getNamespace() == "axe" &&
@@ -247,6 +247,53 @@ LogicalResult lowerTurns(PartitionOp p, int64_t base,
   return success();
 }
 
+/// The named barriers turns take in `p`: one per warpgroup of the
+/// partition, when it takes turns.
+int64_t turnBarriers(PartitionOp p, const ThreadTargetCodegen &cg) {
+  bool turns = p.getBody()
+                   .walk([](TurnBeginOp) { return WalkResult::interrupt(); })
+                   .wasInterrupted();
+  int64_t warpsPerGroup = cg.target().warpsPerWarpgroup;
+  return turns && warpsPerGroup ? int64_t(p.getNumWarps()) / warpsPerGroup : 0;
+}
+
+/// The first named barrier of the partitions' own (axe.partition_barrier):
+/// above the partitions' shared one and those the turns of `ws` take.
+int64_t partitionBarrierBase(gpu::GPUFuncOp func, WarpSpecializeOp ws,
+                             const ThreadTargetCodegen &cg) {
+  int64_t turns = 0;
+  for (PartitionOp p : ws.getBody().front().getOps<PartitionOp>())
+    turns = std::max(turns, turnBarriers(p, cg));
+  return partitionsBarrierId(func, cg) + 1 + turns;
+}
+
+/// axe.partition_barrier in `p`: named barrier `nextId` (then taken) over
+/// the partition's threads, non-aligned like the partitions' shared one
+/// (its warps may reach it from different instructions).
+LogicalResult lowerPartitionBarriers(PartitionOp p, int64_t &nextId,
+                                     const ThreadTargetCodegen &cg,
+                                     RewriterBase &rw) {
+  SmallVector<PartitionBarrierOp> barriers;
+  p.getBody().walk([&](PartitionBarrierOp b) { barriers.push_back(b); });
+  if (barriers.empty())
+    return success();
+  int64_t id = nextId++;
+  if (id > 15)
+    return barriers.front().emitOpError()
+           << "needs named barrier " << id
+           << " for its partition, and a CTA has 16 (0 to 15): the CTA's, "
+              "one per warpgroup, the partitions' shared one and the turns' "
+              "come first";
+  int64_t threads = int64_t(p.getNumWarps()) * cg.target().warpSize;
+  OpBuilder::InsertionGuard guard(rw);
+  for (PartitionBarrierOp b : barriers) {
+    rw.setInsertionPoint(b);
+    emitPartitionsBarrier(rw, b.getLoc(), id, threads);
+    rw.eraseOp(b);
+  }
+  return success();
+}
+
 /// A warp specialization on a GPU is what it says: each warp branches to
 /// the partition that contains it.
 LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
@@ -267,6 +314,8 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
       if (hasCTABarrier(p))
         barrierThreads +=
             int64_t(p.getWarpEnd() - p.getWarpBegin()) * cg.target().warpSize;
+    // Ids only for the partitions that have barriers of their own.
+    int64_t barrierIds = partitionBarrierBase(func, ws, cg);
     for (PartitionOp p : partitions) {
       Value lo = arith::CmpIOp::create(
           rw, loc, arith::CmpIPredicate::uge, warp,
@@ -297,6 +346,8 @@ LogicalResult lowerWarpSpecialize(gpu::GPUFuncOp func,
                               barrierThreads);
         rw.eraseOp(b);
       }
+      if (failed(lowerPartitionBarriers(p, barrierIds, cg, rw)))
+        return failure();
       Operation *yield = ifOp.getThenRegion().front().getTerminator();
       if (std::optional<uint64_t> registers = p.getRegisters();
           registers && cg.target().hasFeature("setmaxnreg")) {

@@ -112,9 +112,12 @@ LogicalResult eraseBufferOps(func::FuncOp fn, RewriterBase &rw) {
   // touch the same bytes (docs/Trn.md; axe-trn-sim finds the same pairs),
   // which is all a barrier among the threads of one NeuronCore could add:
   // it lowers to nothing, as TrnTargetCodegen::barrier says.
-  SmallVector<BarrierOp> barriers;
-  fn.walk([&](BarrierOp barrier) { barriers.push_back(barrier); });
-  for (BarrierOp barrier : barriers)
+  SmallVector<Operation *> barriers;
+  fn.walk([&](Operation *op) {
+    if (isa<BarrierOp, PartitionBarrierOp>(op))
+      barriers.push_back(op);
+  });
+  for (Operation *barrier : barriers)
     rw.eraseOp(barrier);
   WalkResult left = fn.walk([](Operation *op) {
     if (isa<AxeDialect>(op->getDialect())) {

@@ -372,6 +372,16 @@ func.func @barrier_thread() {
 
 // -----
 
+func.func @partition_barrier_outside() {
+  axe.kernel grid [1] threads 64 {
+    // expected-error @+1 {{'axe.partition_barrier' op synchronizes the warps of an axe.partition and is not inside one}}
+    axe.partition_barrier
+  }
+  return
+}
+
+// -----
+
 func.func @alloc_global() {
   // expected-error @+1 {{'axe.alloc' op cannot allocate global memory; take a tile of a memref with axe.view}}
   %g = axe.alloc : !axe.buffer<8xf32, #axe.layout<S[8 : 1]>, global>

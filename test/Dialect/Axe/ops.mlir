@@ -58,6 +58,7 @@ func.func @kernel_and_axes(%n: index) {
 // CHECK:     axe.partition warps [4, 8) attributes {role = "consumer"} {
 // CHECK:       axe.barrier at warpgroup
 // CHECK:       axe.barrier at cta
+// CHECK:       axe.partition_barrier
 // CHECK:     }
 // CHECK:   }
 func.func @warp_specialize() {
@@ -69,6 +70,7 @@ func.func @warp_specialize() {
       axe.partition warps [4, 8) attributes {role = "consumer"} {
         axe.barrier at warpgroup
         axe.barrier at cta
+        axe.partition_barrier
       }
     }
   }

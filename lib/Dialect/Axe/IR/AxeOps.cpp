@@ -414,3 +414,11 @@ LogicalResult BarrierOp::verify() {
     return emitOpError() << "at thread scope synchronizes nothing";
   return verifyScopeInContext(*this, getScope(), /*isBarrier=*/true);
 }
+
+LogicalResult PartitionBarrierOp::verify() {
+  if (!(*this)->getParentOfType<PartitionOp>())
+    return emitOpError()
+           << "synchronizes the warps of an axe.partition and is not inside "
+              "one; use axe.barrier for the threads of a scope";
+  return success();
+}

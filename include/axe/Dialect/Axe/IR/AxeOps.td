@@ -581,6 +581,33 @@ def Axe_BarrierOp : Axe_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Axe_PartitionBarrierOp : Axe_Op<"partition_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Synchronize the warps of the enclosing partition";
+  let description = [{
+    Every warp of the enclosing `axe.partition` waits until all of them have
+    arrived, and their earlier writes to memory they share become visible
+    to each other. The other partitions take no part: unlike `axe.barrier at
+    cta` inside a partition, it pairs with nothing outside.
+
+    ```mlir
+    axe.partition warps [0, 2) {
+      axe.copy %g to %s at warp : ...       // each warp writes its row
+      axe.partition_barrier
+      axe.copy %s_other to %r at warp : ... // reads the other warp's row
+    }
+    ```
+
+    `axe-insert-barriers` places it where two operators of a partition of
+    several warps (other than one aligned warpgroup, which has its own
+    barrier) touch the same memory. A named barrier with the partition's
+    thread count on NVIDIA GPUs; nothing on the CPU, which runs a CTA's
+    threads one after another.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Axe_TurnBeginOp : Axe_Op<"turn_begin", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Wait for this warpgroup's turn among its partition's";
   let description = [{
