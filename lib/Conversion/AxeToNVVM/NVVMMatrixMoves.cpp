@@ -22,7 +22,9 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include <map>
 
@@ -211,6 +213,23 @@ Value selectConstant(OpBuilder &b, Location loc, Value index,
   return v;
 }
 
+/// Moves the insertion point into a branch that only the warps storing
+/// `reg` into shared memory take: one holder per element (replica digits on
+/// the warp axes 0, as emitOneWriter picks). A warp holding a lower warp's
+/// elements, or none, would stmatrix to the same bytes: a race even where
+/// the values agree. The branch is uniform over the warp, as the aligned
+/// stmatrix requires, since planMoves admits no replicas on laneid.
+void enterStoringWarps(RewriterBase &rw, Location loc,
+                       const ThreadTargetCodegen &cg, const GPUOperand &reg,
+                       ScopeKind scope) {
+  Value writer =
+      emitOneWriter(rw, loc, cg, reg, emitHeldView(rw, loc, cg, reg), scope);
+  if (!writer || matchPattern(writer, m_One()))
+    return;
+  auto ifOp = scf::IfOp::create(rw, loc, writer, /*withElseRegion=*/false);
+  rw.setInsertionPointToStart(&ifOp.getThenRegion().front());
+}
+
 template <bool Load>
 LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
                            const std::any &anyPlan, RewriterBase &rw) {
@@ -225,6 +244,8 @@ LogicalResult rewriteMoves(Operation *raw, const ScheduleContext &ctx,
     return failure();
   const GPUOperand &reg = (*ops)[0], &shared = (*ops)[1];
   const ThreadTargetCodegen &cg = codegenOf(ctx);
+  if constexpr (!Load)
+    enterStoringWarps(rw, loc, cg, reg, scopeOf(raw));
   Value lane = cg.axisValue(rw, loc, "laneid");
   SmallVector<Value, 2> warpBase =
       emitInstanceBase(rw, loc, cg, reg, plan.warpAxes);

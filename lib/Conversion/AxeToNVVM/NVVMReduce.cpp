@@ -31,6 +31,7 @@
 #include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 
@@ -53,6 +54,172 @@ struct ShufflePlan {
   SmallVector<SmallVector<int64_t, 4>> offsets;
   SmallVector<int64_t> masks;
 };
+
+/// The thread's coordinates on the instance axes of `view`.
+Coord instanceOf(const TargetDescription &target, const InstanceView &view,
+                 int64_t tid) {
+  Coord c;
+  for (const InstanceAxis &a : view.instanceAxes())
+    c.set(a.axis, threadAxisValue(target, a.axis, tid));
+  return c;
+}
+
+/// Whether the instance holds elements and is their first holder (every
+/// replica digit 0), as InstanceBase::primary says at run time.
+bool isFirstHolder(const InstanceView &view, const Coord &instance) {
+  for (const InstanceAxis &a : view.instanceAxes()) {
+    auto digits = a.solve(instance.get(a.axis));
+    if (!digits)
+      return false;
+    for (auto [d, digit] : llvm::zip_equal(a.digits, *digits))
+      if (d.replica && digit != 0)
+        return false;
+  }
+  return true;
+}
+
+/// Row-major strides of `shape`; `keptOnly` zeroes those of the reduced
+/// dims, so that two indices get one number exactly when they reduce into
+/// one target element.
+SmallVector<int64_t, 4> flatStrides(ArrayRef<int64_t> shape,
+                                    const ReduceMapping &map, bool keptOnly) {
+  SmallVector<int64_t, 4> strides(shape.size(), 0);
+  int64_t n = 1;
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    strides[d] = keptOnly && map.reduced[d] ? 0 : n;
+    n *= shape[d];
+  }
+  return strides;
+}
+
+/// A source element as two numbers: which element (row-major) and which
+/// row it reduces into.
+struct ElementId {
+  int64_t element = 0, row = 0;
+};
+
+/// The source elements every thread holds as ElementIds, in two linear
+/// parts (a logical index is the thread's base plus the local offset).
+struct HeldIds {
+  /// Per thread, its local element 0; none where it holds nothing.
+  SmallVector<std::optional<ElementId>> base;
+  /// Per local index, what it adds.
+  SmallVector<ElementId> offset;
+
+  static HeldIds get(const TargetDescription &target, int64_t threads,
+                     const InstanceView &sv, ArrayRef<int64_t> shape,
+                     const ReduceMapping &map) {
+    SmallVector<int64_t, 4> flat = flatStrides(shape, map, false);
+    SmallVector<int64_t, 4> kept = flatStrides(shape, map, true);
+    auto idOf = [&](ArrayRef<int64_t> x) {
+      ElementId id;
+      for (auto [v, f, k] : llvm::zip_equal(x, flat, kept)) {
+        id.element += v * f;
+        id.row += v * k;
+      }
+      return id;
+    };
+    HeldIds h;
+    h.base.resize(threads);
+    for (int64_t tid = 0; tid < threads; ++tid)
+      if (auto b = sv.instanceBase(instanceOf(target, sv, tid)))
+        h.base[tid] = idOf(*b);
+    for (int64_t j = 0; j < sv.localSize(); ++j)
+      h.offset.push_back(idOf(sv.localOffset(j)));
+    return h;
+  }
+  ElementId at(int64_t tid, int64_t j) const {
+    return {base[tid]->element + offset[j].element,
+            base[tid]->row + offset[j].row};
+  }
+};
+
+/// Declines unless thread `tid`'s partial of `group`, after the xor
+/// shuffles with the threads `tid ^ v` for v in `partners`, combines each
+/// source element of its row once. Returns that row.
+Result<int64_t> checkExchangedRow(const HeldIds &held, int64_t threads,
+                                  int64_t tid, ArrayRef<int64_t> group,
+                                  ArrayRef<int64_t> partners, int64_t rowSize) {
+  int64_t row = held.at(tid, group.front()).row;
+  SmallVector<int64_t> elements;
+  for (int64_t v : partners) {
+    int64_t partner = tid ^ v;
+    if (partner >= threads || !held.base[partner])
+      continue;
+    for (int64_t j : group) {
+      ElementId id = held.at(partner, j);
+      if (id.row != row)
+        return fail("the xor shuffles give thread " + std::to_string(tid) +
+                    " the partial of thread " + std::to_string(partner) +
+                    ", which reduces another target element");
+      elements.push_back(id.element);
+    }
+  }
+  llvm::sort(elements);
+  if (int64_t(elements.size()) != rowSize ||
+      std::adjacent_find(elements.begin(), elements.end()) != elements.end())
+    return fail("after the xor shuffles thread " + std::to_string(tid) +
+                " has combined " + std::to_string(elements.size()) +
+                " source elements, not each of the " + std::to_string(rowSize) +
+                " of its row once (the lanes of a row do not start at a "
+                "multiple of the masks' span)");
+  return row;
+}
+
+/// Declines unless the xor butterfly leaves every thread whose result is
+/// used with each source element of its target element's row exactly once.
+/// The masks are the strides of the reduced lane digits; they pair lane L
+/// with L ^ mask, which holds L's partner element only where the lanes of
+/// a row start at a multiple of the masks' span. A lane field at an offset
+/// (S[8 : 1@laneid] + 3@laneid pairs lane 3 with lane 2) or a replica
+/// displaced by other than such a multiple (R[2 : 3@laneid]) combines
+/// partials of lanes holding nothing or other rows. The results used are
+/// every holder's into registers (each holds the target elements it
+/// reduces), the storers' into memory (first holders, exchanged lane bits
+/// 0), and every row must have a storer then.
+Result<bool> checkButterflyCoversRows(const TargetDescription &target,
+                                      int64_t threads, const InstanceView &sv,
+                                      ArrayRef<int64_t> shape,
+                                      const ShufflePlan &plan,
+                                      bool targetInRegisters) {
+  // Without exchanges each group of local elements is a whole row.
+  if (plan.masks.empty())
+    return true;
+  int64_t rowSize = 1, laneBits = 0;
+  for (auto [d, e] : llvm::enumerate(shape))
+    if (plan.map.reduced[d])
+      rowSize *= e;
+  SmallVector<int64_t> partners{0};
+  for (int64_t mask : plan.masks) {
+    laneBits |= mask;
+    for (int64_t i = 0, n = partners.size(); i < n; ++i)
+      partners.push_back(partners[i] | mask);
+  }
+  HeldIds held = HeldIds::get(target, threads, sv, shape, plan.map);
+  llvm::DenseSet<int64_t> heldRows, storedRows;
+  for (int64_t tid = 0; tid < threads; ++tid) {
+    if (!held.base[tid])
+      continue;
+    for (const SmallVector<int64_t> &group : plan.groups)
+      heldRows.insert(held.at(tid, group.front()).row);
+    if (!targetInRegisters && ((tid & laneBits) != 0 ||
+                               !isFirstHolder(sv, instanceOf(target, sv, tid))))
+      continue;
+    for (const SmallVector<int64_t> &group : plan.groups) {
+      auto row =
+          checkExchangedRow(held, threads, tid, group, partners, rowSize);
+      if (!row)
+        return row.takeFailure();
+      storedRows.insert(*row);
+    }
+  }
+  if (!targetInRegisters)
+    for (int64_t r : heldRows)
+      if (!storedRows.contains(r))
+        return fail("no thread whose exchanged lane bits are 0 holds a "
+                    "whole row after the xor shuffles");
+  return true;
+}
 
 Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
                                       int64_t threads, ReduceOp op,
@@ -101,6 +268,15 @@ Result<ShufflePlan> planShuffleReduce(const TargetDescription &target,
     return fail("shuffles move 32-bit values; the source is " +
                 std::to_string(s.getElementType().getIntOrFloatBitWidth()) +
                 "-bit");
+  // A run-time slice start along a lane moves the rows by an amount not
+  // known when compiling: their alignment to the masks is unknown.
+  if (!plan.masks.empty())
+    if (auto ok = checkStaticHolders(target, op.getSource()); !ok)
+      return ok.takeFailure();
+  if (auto ok = checkButterflyCoversRows(target, threads, *sv, s.getShape(),
+                                         plan, targetInRegisters);
+      !ok)
+    return ok.takeFailure();
   if (!targetInRegisters)
     return plan;
   // A register target: the threads that end with a target element's value
