@@ -280,6 +280,10 @@ private:
   /// came before: inside a turn only its warpgroup runs, so no barrier over
   /// the partition can go there.
   LogicalResult visitTurnBegin(TurnBeginOp begin, State &state);
+  /// Orders `effects`, those of a region that starts at `op` and may run on
+  /// any thread here, against `state`: a barrier (and fences) before `op`.
+  LogicalResult orderBefore(Operation *op, ArrayRef<Effect> effects,
+                            State &state);
   /// Places (when inserting) the barrier that gives `level` before
   /// `before`; returns what it orders.
   FailureOr<Level> placeBarrier(Operation *before, Level level);
@@ -596,15 +600,22 @@ LogicalResult Inserter::visitTurnBegin(TurnBeginOp begin, State &state) {
     op->walk([&](OperatorOpInterface inner) {
       llvm::append_range(effects, effectsOf(inner, target));
     });
+  if (failed(orderBefore(begin, effects, state)))
+    return failure();
+  inTurn = true;
+  return success();
+}
+
+LogicalResult Inserter::orderBefore(Operation *op, ArrayRef<Effect> effects,
+                                    State &state) {
   fenceGenericWrites(state, effects);
   Level level = barrierFor(state, effects, ScopeKind::CTA);
-  if (level != Level::None) {
-    FailureOr<Level> orders = placeBarrier(begin, std::max(level, Level::CTA));
-    if (failed(orders))
-      return failure();
-    order(state, *orders);
-  }
-  inTurn = true;
+  if (level == Level::None)
+    return success();
+  FailureOr<Level> orders = placeBarrier(op, std::max(level, Level::CTA));
+  if (failed(orders))
+    return failure();
+  order(state, *orders);
   return success();
 }
 
@@ -615,14 +626,8 @@ LogicalResult Inserter::visitWarpSpecialize(WarpSpecializeOp ws, State &state) {
   ws.getBody().walk([&](OperatorOpInterface inner) {
     llvm::append_range(effects, effectsOf(inner, target));
   });
-  fenceGenericWrites(state, effects);
-  Level level = barrierFor(state, effects, ScopeKind::CTA);
-  if (level != Level::None) {
-    FailureOr<Level> orders = placeBarrier(ws, std::max(level, Level::CTA));
-    if (failed(orders))
-      return failure();
-    order(state, *orders);
-  }
+  if (failed(orderBefore(ws, effects, state)))
+    return failure();
   // Inside, each partition's warps order their own accesses to each other,
   // from a state the barrier above has ordered against the region. What
   // partitions hand each other they order themselves (cta barriers paired
