@@ -107,6 +107,7 @@ Layout replicatedLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   opts.swizzle = false;
   opts.replicas = coin(rng, 30);
   opts.maxReplicaIters = 1;
+  opts.threadOffsets = true;
   int64_t warps = launch.warps(), wgs = launch.threads / 128;
   // The axis an explicit replica iter goes on, and how far it may reach.
   std::string axis;

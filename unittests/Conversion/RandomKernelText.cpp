@@ -357,6 +357,7 @@ Buf KernelText::registerBuffer(std::mt19937_64 &rng, Shape shape, bool replicas,
   b.elem = elem;
   b.space = "reg";
   opts.swizzle = false;
+  opts.threadOffsets = true;
   int64_t wgs = launch.threads / 128;
   switch (launch.scope) {
   case Scope::CTA: {

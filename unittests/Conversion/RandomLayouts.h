@@ -4,8 +4,8 @@
 // Layouts a CPU buffer can hold: every dim split into random factors, the
 // factors placed in a random physical order on m (or on a family of thread
 // axes), with optional gaps, swizzle, replicas (up to two iters of extent 2
-// or 3, on m or the thread axes) and offset. Used to check generated code
-// beyond hand-picked cases.
+// or 3, on m or the thread axes) and offsets (on m; on a thread axis where
+// asked). Used to check generated code beyond hand-picked cases.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,10 @@ struct RandomLayoutOptions {
   /// At most this many replica iters (each of extent 2 or 3), on `m` or on
   /// the thread axes.
   int maxReplicaIters = 2;
+  /// Now and then an offset on a limited thread axis the layout uses, within
+  /// its limit: data on lanes 3..10 rather than 0..7, groups of threads that
+  /// do not start at a multiple of their span.
+  bool threadOffsets = false;
 };
 
 inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
@@ -174,6 +178,17 @@ inline Layout randomLayout(std::mt19937_64 &rng, llvm::ArrayRef<int64_t> shape,
   Coord offset;
   if (opts.offset && coin(30))
     offset.set("m", std::uniform_int_distribution<int64_t>(1, 5)(rng) * 8);
+  if (opts.threadAxes && opts.threadOffsets && coin(25)) {
+    std::vector<std::pair<std::string, int64_t>> room;
+    for (const auto &[axis, limit] : opts.axisLimit)
+      if (next.count(axis) && limit > spanOf(axis))
+        room.push_back({axis, limit - spanOf(axis)});
+    if (!room.empty()) {
+      const auto &[axis, free] =
+          room[std::uniform_int_distribution<size_t>(0, room.size() - 1)(rng)];
+      offset.set(axis, std::uniform_int_distribution<int64_t>(1, free)(rng));
+    }
+  }
   Result<TileLayout> tile = TileLayout::create(shard, replica, offset);
   assert(tile && "generated layout must be valid");
   if (opts.swizzle && onlyM && coin(40)) {
