@@ -29,6 +29,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <map>
+#include <numeric>
+#include <optional>
 #include <set>
 
 using namespace mlir;
@@ -68,10 +70,20 @@ bool ldmatrixMatchesAtom(const Fragment &f, bool isA) {
   return true;
 }
 
+/// Offsets past this many residues are not enumerated; the operand is read
+/// by element loads instead.
+constexpr int64_t kMaxOffsetResidues = 4096;
+
 /// Whether every run of 8 elements along the fragment rows' contiguous
 /// dim (k for A, n for B, at multiples of 8) is 16 aligned, consecutive
-/// bytes of `type`'s memory.
-bool rowsAreLdmatrixRows(BufferType type, bool alongLastDim) {
+/// bytes of `type`'s memory, for every run-time offset on m that is a
+/// multiple of `offsetStep` (0: there is none). A run-time slice start is
+/// added before the swizzle, so a swizzle whose unit is narrower than a row
+/// (M < 3 for 16-bit elements) keeps rows whole at some starts and splits
+/// them at others: the rows must hold at every start the step allows, not
+/// only at the static layout's own.
+bool rowsAreLdmatrixRows(BufferType type, bool alongLastDim,
+                         int64_t offsetStep = 0) {
   if (type.getElementType().getIntOrFloatBitWidth() != 16)
     return false;
   ArrayRef<int64_t> shape = type.getShape();
@@ -80,24 +92,46 @@ bool rowsAreLdmatrixRows(BufferType type, bool alongLastDim) {
   if (cols % 8 != 0)
     return false;
   const Layout &l = type.getLayout();
+  std::optional<Swizzle> sw = l.effectiveSwizzle();
+  // The swizzle commutes with adding its period, and a row's alignment
+  // repeats every 8 elements, so offsets matter modulo both.
+  int64_t period = sw ? std::max<int64_t>(sw->period(), 8) : 8;
+  int64_t step = offsetStep == 0 ? period : std::gcd(offsetStep, period);
+  if (period / step > kMaxOffsetResidues)
+    return false;
+  SmallVector<int64_t> unswizzled;
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; c += 8) {
-      int64_t first = 0;
-      for (int64_t i = 0; i < 8; ++i) {
-        SmallVector<int64_t, 2> x = alongLastDim
-                                        ? SmallVector<int64_t, 2>{r, c + i}
-                                        : SmallVector<int64_t, 2>{c + i, r};
-        auto p = l.apply(x, shape);
-        if (!p || p->size() != 1)
+    for (int64_t c = 0; c < cols; ++c) {
+      SmallVector<int64_t, 2> x = alongLastDim ? SmallVector<int64_t, 2>{r, c}
+                                               : SmallVector<int64_t, 2>{c, r};
+      auto p = l.tile().apply(x, shape);
+      if (!p || p->size() != 1)
+        return false;
+      unswizzled.push_back(p->front().get(kDefaultAxis));
+    }
+  for (int64_t o = 0; o < period; o += step)
+    for (int64_t run = 0; run < rows * cols; run += 8) {
+      auto at = [&](int64_t i) {
+        int64_t m = unswizzled[run + i] + o;
+        return sw ? sw->apply(m) : m;
+      };
+      int64_t first = at(0);
+      if (first % 8 != 0)
+        return false;
+      for (int64_t i = 1; i < 8; ++i)
+        if (at(i) != first + i)
           return false;
-        int64_t m = p->front().get(kDefaultAxis);
-        if (i == 0)
-          first = m;
-        if (m != first + i || (i == 0 && m % 8 != 0))
-          return false;
-      }
     }
   return true;
+}
+
+/// What every run-time offset of `operand` on m is a multiple of, in the
+/// terms of rowsAreLdmatrixRows: 0 when there is none, 1 when nothing is
+/// known.
+int64_t dynamicOffsetStep(const GPUOperand &operand) {
+  if (!operand.ref.offset.lookup(kDefaultAxis))
+    return 0;
+  return operand.ref.offsetAlignment == 0 ? 1 : operand.ref.offsetAlignment;
 }
 
 std::string typeName(Type t) {
@@ -369,7 +403,7 @@ ScheduleMatch matchMma(Operation *raw, const ScheduleContext &ctx) {
 LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
                          const std::any &anyPlan, RewriterBase &rw) {
   auto op = cast<GemmOp>(raw);
-  const auto &plan = *std::any_cast<MmaPlan>(&anyPlan);
+  MmaPlan plan = *std::any_cast<MmaPlan>(&anyPlan);
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
   SmallVector<GPUOperand, 0> ops;
@@ -379,6 +413,19 @@ LogicalResult rewriteMma(Operation *raw, const ScheduleContext &ctx,
       return op.emitError("nvvm: ") << r.message();
     ops.push_back(std::move(*r));
   }
+  // The plan proved ldmatrix rows for the operands' static layouts; run-time
+  // slice starts, added before the swizzle, are resolved only now. Where
+  // their known divisor does not keep every row whole and 16-byte aligned
+  // (a swizzle unit narrower than a row moves half rows at some starts),
+  // the fragments are read by element loads instead.
+  plan.ldmatrixA =
+      plan.ldmatrixA &&
+      rowsAreLdmatrixRows(typeOf(op.getA()),
+                          /*alongLastDim=*/true, dynamicOffsetStep(ops[0]));
+  plan.ldmatrixB =
+      plan.ldmatrixB &&
+      rowsAreLdmatrixRows(typeOf(op.getB()),
+                          /*alongLastDim=*/true, dynamicOffsetStep(ops[1]));
   const ThreadTargetCodegen &cg = codegenOf(ctx);
   Value lane = cg.axisValue(rw, loc, "laneid");
   MmaEmitter e{rw, loc, plan, ops[0], ops[1], ops[2], op, lane, {}, {}, {}, {}};
