@@ -28,6 +28,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 
@@ -37,6 +38,14 @@ namespace {
 constexpr int64_t kMaxSteps = 64;
 /// Registers one tcgen05.ld / st moves per thread at most (.x128).
 constexpr int64_t kMaxCellsPerMove = 128;
+
+/// Registers of the next tcgen05.ld / st of a row with `left` columns still
+/// to move: .num is x1..x128 in powers of two only, so a row of 48 columns
+/// moves as x32 then x16.
+int64_t cellsOfNextMove(int64_t left) {
+  return std::min(kMaxCellsPerMove, static_cast<int64_t>(llvm::bit_floor(
+                                        static_cast<uint64_t>(left))));
+}
 
 /// The tmem buffer an operand is: a whole axe.alloc in tmem.
 Result<AllocOp> tmemRoot(Value buffer) {
@@ -325,8 +334,8 @@ LogicalResult rewriteLoad(Operation *raw, const ScheduleContext &ctx,
   int64_t cols = dst.shape()[1];
   Value lanes = mulIndex(rw, loc, q.warp, 32);
   SmallVector<std::pair<int64_t, Value>> moved;
-  for (int64_t c0 = 0; c0 < cols; c0 += kMaxCellsPerMove) {
-    int64_t n = std::min(kMaxCellsPerMove, cols - c0);
+  for (int64_t c0 = 0, n = 0; c0 < cols; c0 += n) {
+    n = cellsOfNextMove(cols - c0);
     Type type = n == 1 ? Type(rw.getI32Type())
                        : Type(VectorType::get({n}, rw.getI32Type()));
     moved.push_back({c0, NVVM::Tcgen05LdOp::create(
@@ -369,8 +378,8 @@ LogicalResult rewriteFill(Operation *raw, const ScheduleContext &ctx,
       arith::BitcastOp::create(rw, loc, rw.getI32Type(), op.getValue());
   int64_t cols = typeOf(op.getTarget()).getShape()[1];
   Value lanes = mulIndex(rw, loc, q.warp, 32);
-  for (int64_t c0 = 0; c0 < cols; c0 += kMaxCellsPerMove) {
-    int64_t n = std::min(kMaxCellsPerMove, cols - c0);
+  for (int64_t c0 = 0, n = 0; c0 < cols; c0 += n) {
+    n = cellsOfNextMove(cols - c0);
     Value v = n == 1 ? cell
                      : vector::BroadcastOp::create(
                            rw, loc, VectorType::get({n}, rw.getI32Type()), cell)
