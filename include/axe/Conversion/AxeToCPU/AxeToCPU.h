@@ -140,6 +140,11 @@ void planCPUPipelines(mlir::Operation *root);
 /// order made their stage ready (CPUPipeline.cpp).
 mlir::LogicalResult lowerCPUPipelines(mlir::Operation *root);
 
+/// Rewrites fp8 arithmetic in `module` to f32 and fp8 extf / truncf to
+/// integer code (LLVM has no fp8 types); refuses, with the op, what would
+/// otherwise reach LLVM unconverted (CPUFloat8.cpp).
+mlir::LogicalResult lowerCPUFloat8(mlir::ModuleOp module);
+
 class ScheduleRegistry;
 struct Backend;
 
